@@ -1,0 +1,317 @@
+//! Rule patterns: normalisation (REP.md §7.1) and matching (§7.3).
+
+use alloc::borrow::Cow;
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use memchr::memmem;
+
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Normalises an `allow` or `disallow` value the way the reference does.
+///
+/// > `%` followed by two hex digits: the digits are upper-cased (`%aa` →
+/// > `%AA`). Nothing is ever decoded. Every byte ≥ 0x80 becomes `%XX`
+/// > (upper-case hex), byte by byte. Everything else stays as written.
+/// > — REP.md §7.1
+///
+/// The result is always ASCII, so it is returned as a string. It borrows
+/// the input when nothing had to change, which is the common case.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::escape_pattern;
+///
+/// assert_eq!(escape_pattern("/á".as_bytes()), "/%C3%A1");
+/// assert_eq!(escape_pattern(b"/%aa"), "/%AA");
+/// assert_eq!(escape_pattern(b"/a b"), "/a b");
+/// ```
+pub fn escape_pattern(value: &[u8]) -> Cow<'_, str> {
+    if !needs_escape(value) {
+        // Nothing ≥ 0x80 is left, so this cannot fail; the fallback keeps
+        // the function total without `unsafe`.
+        if let Ok(s) = core::str::from_utf8(value) {
+            return Cow::Borrowed(s);
+        }
+    }
+    let mut out = String::with_capacity(value.len() + 8);
+    escape_into(value, &mut out);
+    Cow::Owned(out)
+}
+
+/// Returns true if and only if `escape_pattern` would change `value`.
+pub(crate) fn needs_escape(value: &[u8]) -> bool {
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
+        if b >= 0x80 {
+            return true;
+        }
+        if b == b'%'
+            && i + 2 < value.len()
+            && value[i + 1].is_ascii_hexdigit()
+            && value[i + 2].is_ascii_hexdigit()
+        {
+            if value[i + 1].is_ascii_lowercase()
+                || value[i + 2].is_ascii_lowercase()
+            {
+                return true;
+            }
+            i += 3;
+            continue;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Appends the normalised form of `value` to `out`.
+pub(crate) fn escape_into(value: &[u8], out: &mut String) {
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
+        if b == b'%'
+            && i + 2 < value.len()
+            && value[i + 1].is_ascii_hexdigit()
+            && value[i + 2].is_ascii_hexdigit()
+        {
+            out.push('%');
+            out.push(char::from(value[i + 1].to_ascii_uppercase()));
+            out.push(char::from(value[i + 2].to_ascii_uppercase()));
+            i += 3;
+        } else if b >= 0x80 {
+            out.push('%');
+            out.push(char::from(HEX_UPPER[usize::from(b >> 4)]));
+            out.push(char::from(HEX_UPPER[usize::from(b & 0xf)]));
+            i += 1;
+        } else {
+            out.push(char::from(b));
+            i += 1;
+        }
+    }
+}
+
+/// Returns true if and only if `pattern` matches `path`.
+///
+/// > Byte-wise, case-sensitive, anchored at the start of the path, prefix
+/// > match. `*` matches any run of bytes, including none. `$` is special
+/// > only as the last byte: end of path. — REP.md §7.3
+///
+/// Segments between `*` are matched at their leftmost occurrence, which
+/// leaves the most room for the segments after them; this is equivalent to
+/// the reference's set-of-positions walk and runs in
+/// O(|path| · |pattern|) at worst.
+pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
+    let (pattern, anchored) = split_anchor(pattern);
+    let mut segments = pattern.split(|&b| b == b'*');
+    // `split` always yields at least one item.
+    let first = segments.next().unwrap_or_default();
+    let Some(mut rest) = path.strip_prefix(first) else {
+        return false;
+    };
+    let Some(mut segment) = segments.next() else {
+        return !anchored || rest.is_empty();
+    };
+    for next in segments {
+        if !segment.is_empty() {
+            match memmem::find(rest, segment) {
+                Some(at) => rest = &rest[at + segment.len()..],
+                None => return false,
+            }
+        }
+        segment = next;
+    }
+    if anchored {
+        rest.ends_with(segment)
+    } else {
+        segment.is_empty() || memmem::find(rest, segment).is_some()
+    }
+}
+
+/// Splits a trailing `$` off a pattern: `(rest, true)` if there was one.
+fn split_anchor(pattern: &[u8]) -> (&[u8], bool) {
+    match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    }
+}
+
+/// Returns true if and only if `pattern` can match some path.
+///
+/// Paths always start with `/`, so a non-empty pattern that starts with
+/// neither `/` nor `*` never matches (REP.md §7.3).
+pub(crate) fn can_match(pattern: &[u8]) -> bool {
+    matches!(pattern.first(), None | Some(b'/') | Some(b'*'))
+}
+
+/// The pattern an `allow` rule is retried with when it does not match.
+///
+/// > When an allow pattern does not match and the part of it from its last
+/// > `/` starts with `/index.htm`, retry with the pattern `<everything up
+/// > to that slash>$`, priority = that prefix length + 1. — REP.md §8
+///
+/// Returns the length of the prefix to keep (up to and including the
+/// slash); the retried pattern is that prefix followed by `$`.
+pub(crate) fn index_fallback(pattern: &[u8]) -> Option<usize> {
+    let slash = memchr::memrchr(b'/', pattern)?;
+    pattern[slash..].starts_with(b"/index.htm").then_some(slash + 1)
+}
+
+/// A pattern compiled for repeated matching by a [`crate::Matcher`].
+///
+/// The literal prefix (everything before the first `*`, without a final
+/// `$`) is matched by the matcher's prefix tree; this holds what must be
+/// checked after it.
+#[derive(Clone, Debug)]
+pub(crate) enum Tail {
+    /// The pattern is a literal prefix: reaching it is a match.
+    None,
+    /// The pattern is a literal followed by `$`: the path must end here.
+    End,
+    /// The pattern has at least one `*` after its literal prefix.
+    Wild(Box<Wild>),
+}
+
+/// The segments after the first `*` of a pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct Wild {
+    /// Segments between `*`s that must occur in order, each found at its
+    /// leftmost position. Empty segments are dropped.
+    middle: Box<[memmem::Finder<'static>]>,
+    /// The last segment (after the last `*`).
+    last: Box<[u8]>,
+    /// A finder for `last`, used when the pattern is not anchored.
+    last_finder: Option<memmem::Finder<'static>>,
+    /// True if the pattern ended with `$`.
+    anchored: bool,
+}
+
+/// Splits a pattern into its literal prefix length and its compiled tail.
+pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
+    let (body, anchored) = split_anchor(pattern);
+    let Some(star) = memchr::memchr(b'*', body) else {
+        return (body.len(), if anchored { Tail::End } else { Tail::None });
+    };
+    let mut segments: Vec<&[u8]> = body[star + 1..].split(|&b| b == b'*').collect();
+    // `split` yields at least one item, so `pop` cannot fail.
+    let last = segments.pop().unwrap_or_default();
+    let middle: Box<[_]> = segments
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| memmem::Finder::new(s).into_owned())
+        .collect();
+    if middle.is_empty() && last.is_empty() && !anchored {
+        // `prefix*`, `prefix**`: the same set as the literal prefix.
+        return (star, Tail::None);
+    }
+    let last_finder = (!anchored && !last.is_empty())
+        .then(|| memmem::Finder::new(last).into_owned());
+    let wild = Wild { middle, last: last.into(), last_finder, anchored };
+    (star, Tail::Wild(Box::new(wild)))
+}
+
+impl Tail {
+    /// Returns true if the rest of the path, after the literal prefix,
+    /// satisfies this tail.
+    #[inline]
+    pub(crate) fn matches(&self, rest: &[u8]) -> bool {
+        match self {
+            Tail::None => true,
+            Tail::End => rest.is_empty(),
+            Tail::Wild(wild) => wild.matches(rest),
+        }
+    }
+}
+
+impl Wild {
+    fn matches(&self, mut rest: &[u8]) -> bool {
+        for finder in self.middle.iter() {
+            match finder.find(rest) {
+                Some(at) => rest = &rest[at + finder.needle().len()..],
+                None => return false,
+            }
+        }
+        if self.anchored {
+            rest.ends_with(&self.last)
+        } else {
+            match &self.last_finder {
+                Some(finder) => finder.find(rest).is_some(),
+                None => true,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! m {
+        ($pat:expr, $path:expr) => {{
+            let (p, tail) = compile($pat.as_bytes());
+            let path: &[u8] = $path.as_bytes();
+            let compiled = path.len() >= p
+                && path[..p] == $pat.as_bytes()[..p]
+                && tail.matches(&path[p..]);
+            let plain = matches($pat.as_bytes(), path);
+            assert_eq!(compiled, plain, "{:?} vs {:?}", $pat, $path);
+            plain
+        }};
+    }
+
+    #[test]
+    fn google_examples() {
+        assert!(m!("/", "/anything"));
+        assert!(m!("/*", "/anything"));
+        assert!(m!("/$", "/"));
+        assert!(!m!("/$", "/a"));
+        assert!(m!("/fish", "/fish.php?id=anything"));
+        assert!(!m!("/fish", "/Fish.asp"));
+        assert!(!m!("/fish/", "/fish"));
+        assert!(m!("/*.php", "/folder/any.php.file.html"));
+        assert!(!m!("/*.php", "/windows.PHP"));
+        assert!(m!("/*.php$", "/folder/filename.php"));
+        assert!(!m!("/*.php$", "/filename.php?parameters"));
+        assert!(!m!("/*.php$", "/filename.php5"));
+        assert!(m!("/fish*.php", "/fishheads/catfish.php?parameters"));
+        assert!(!m!("/fish*.php", "/Fish.PHP"));
+    }
+
+    #[test]
+    fn dollar_quirks() {
+        assert!(!m!("$", "/"));
+        assert!(m!("/a$$", "/a$"));
+        assert!(!m!("/a$$", "/a"));
+        assert!(m!("/a$b", "/a$bc"));
+        assert!(m!("/*$", "/x"));
+        assert!(m!("/**a**$", "/xa"));
+        assert!(!m!("/*a*b$", "/ab/"));
+        assert!(m!("/*a*b$", "/xaxb"));
+        assert!(m!("", "/"));
+        assert!(!m!("a", "/a"));
+    }
+
+    #[test]
+    fn escaping() {
+        assert_eq!(escape_pattern(b"%"), "%");
+        assert_eq!(escape_pattern(b"%a"), "%a");
+        assert_eq!(escape_pattern(b"%ag"), "%ag");
+        assert_eq!(escape_pattern(b"%2f%2F"), "%2F%2F");
+        assert_eq!(escape_pattern(b"%%aa"), "%%AA");
+        assert_eq!(escape_pattern(b"\xff\x80"), "%FF%80");
+        assert_eq!(escape_pattern(b"%a\xc3"), "%a%C3");
+        assert!(!needs_escape(b"/plain"));
+        assert!(needs_escape(b"/%e3"));
+    }
+
+    #[test]
+    fn index_html() {
+        assert_eq!(index_fallback(b"/d/index.html"), Some(3));
+        assert_eq!(index_fallback(b"/index.htm"), Some(1));
+        assert_eq!(index_fallback(b"/index.php"), None);
+        assert_eq!(index_fallback(b"/index.html/x"), None);
+        assert_eq!(index_fallback(b"index.html"), None);
+    }
+}

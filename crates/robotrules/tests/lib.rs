@@ -1,0 +1,9 @@
+//! Integration tests: conformance with the reference, the project's own
+//! cases, property tests against a naive matcher, and the real corpus.
+
+mod conformance;
+mod corpus;
+mod naive;
+mod properties;
+mod rules;
+mod shared;
