@@ -17,7 +17,8 @@
 /// assert_eq!(product_token(b"*foo"), b"");
 /// ```
 pub fn product_token(value: &[u8]) -> &[u8] {
-    let end = value.iter().position(|&b| !is_token_byte(b)).unwrap_or(value.len());
+    let end =
+        value.iter().position(|&b| !is_token_byte(b)).unwrap_or(value.len());
     &value[..end]
 }
 

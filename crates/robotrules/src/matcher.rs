@@ -60,7 +60,11 @@ pub struct DecidingRule<'a> {
 }
 
 impl<'a> DecidingRule<'a> {
-    pub(crate) fn new(view: RuleView<'a>, priority: usize, via_index: bool) -> Self {
+    pub(crate) fn new(
+        view: RuleView<'a>,
+        priority: usize,
+        via_index: bool,
+    ) -> Self {
         DecidingRule { view, priority, via_index }
     }
 
@@ -205,7 +209,10 @@ impl Matcher {
                 pattern: pattern_span,
                 written: written_span,
             });
-            if let Some(keep) = allow.then(|| pattern::index_fallback(pat.as_bytes())).flatten() {
+            if let Some(keep) = allow
+                .then(|| pattern::index_fallback(pat.as_bytes()))
+                .flatten()
+            {
                 // The retry is a second, independent rule: it can only win
                 // where the pattern itself does not match, since its
                 // priority is lower.
@@ -226,7 +233,9 @@ impl Matcher {
         }
         // Best first: higher priority, then allow before disallow, then
         // the earlier line (the reference keeps the first of equals).
-        rules.sort_by_key(|r| (core::cmp::Reverse(r.priority), !r.allow, r.line));
+        rules.sort_by_key(|r| {
+            (core::cmp::Reverse(r.priority), !r.allow, r.line)
+        });
         Builder::build(rules, text, named)
     }
 
@@ -247,11 +256,16 @@ impl Matcher {
             Some(r) => {
                 let view = RuleView {
                     line: r.line,
-                    kind: if r.allow { RuleKind::Allow } else { RuleKind::Disallow },
+                    kind: if r.allow {
+                        RuleKind::Allow
+                    } else {
+                        RuleKind::Disallow
+                    },
                     pattern: self.span(r.pattern),
                     written: self.span(r.written).as_bytes(),
                 };
-                let rule = DecidingRule::new(view, r.priority as usize, r.via_index);
+                let rule =
+                    DecidingRule::new(view, r.priority as usize, r.via_index);
                 Decision::new(r.allow || r.priority == 0, Some(rule))
             }
             None => Decision::new(true, None),
@@ -301,7 +315,8 @@ impl Matcher {
             let Some(at) = memchr::memchr(next, bytes) else { break };
             let child = self.edge_targets[start as usize + at] as usize;
             let (off, len) = self.nodes[child].label;
-            let label = &self.text.as_bytes()[off as usize..(off + len) as usize];
+            let label =
+                &self.text.as_bytes()[off as usize..(off + len) as usize];
             if !path[depth..].starts_with(label) {
                 break;
             }
@@ -331,7 +346,10 @@ struct Builder {
 
 impl Builder {
     fn build(rules: Vec<Compiled>, mut text: String, named: bool) -> Matcher {
-        let mut b = Builder { children: alloc::vec![Vec::new()], rules: alloc::vec![Vec::new()] };
+        let mut b = Builder {
+            children: alloc::vec![Vec::new()],
+            rules: alloc::vec![Vec::new()],
+        };
         for (index, rule) in rules.iter().enumerate() {
             let off = rule.pattern.0 as usize;
             let prefix = &text.as_bytes()[off..off + rule.prefix_len as usize];
@@ -347,7 +365,15 @@ impl Builder {
         let mut edge_targets = Vec::new();
         let mut node_rules = Vec::new();
         let mut label_text: Vec<u8> = Vec::new();
-        b.emit(0, Vec::new(), &mut nodes, &mut edge_bytes, &mut edge_targets, &mut node_rules, &mut label_text);
+        b.emit(
+            0,
+            Vec::new(),
+            &mut nodes,
+            &mut edge_bytes,
+            &mut edge_targets,
+            &mut node_rules,
+            &mut label_text,
+        );
         let base = text.len() as u32;
         // Labels are ASCII: they come from normalised patterns.
         text.push_str(core::str::from_utf8(&label_text).unwrap_or_default());
@@ -366,7 +392,9 @@ impl Builder {
     }
 
     fn child(&mut self, node: usize, byte: u8) -> usize {
-        if let Some(&(_, c)) = self.children[node].iter().find(|(b, _)| *b == byte) {
+        if let Some(&(_, c)) =
+            self.children[node].iter().find(|(b, _)| *b == byte)
+        {
             return c;
         }
         let c = self.children.len();
@@ -393,7 +421,10 @@ impl Builder {
         // edge slot to fill, if any).
         let mut stack = alloc::vec![(root, root_label, None::<usize>)];
         while let Some((mut trie, mut label, slot)) = stack.pop() {
-            while self.rules[trie].is_empty() && self.children[trie].len() == 1 && slot.is_some() {
+            while self.rules[trie].is_empty()
+                && self.children[trie].len() == 1
+                && slot.is_some()
+            {
                 let (byte, child) = self.children[trie][0];
                 label.push(byte);
                 trie = child;
@@ -412,7 +443,11 @@ impl Builder {
             for &(byte, child) in &children {
                 edge_bytes.push(byte);
                 edge_targets.push(0);
-                stack.push((child, alloc::vec![byte], Some(edge_bytes.len() - 1)));
+                stack.push((
+                    child,
+                    alloc::vec![byte],
+                    Some(edge_bytes.len() - 1),
+                ));
             }
             nodes.push(Node {
                 label: label_span,

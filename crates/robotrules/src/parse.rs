@@ -67,12 +67,12 @@ pub(crate) fn parse(body: &[u8]) -> Robots {
         match memchr::memchr2(b'\n', b'\r', rest) {
             Some(at) => {
                 p.line(number, &rest[..at]);
-                let skip = if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n')
-                {
-                    2
-                } else {
-                    1
-                };
+                let skip =
+                    if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    };
                 rest = &rest[at + skip..];
             }
             None => {
@@ -95,8 +95,12 @@ fn skip_bom(body: &[u8]) -> &[u8] {
 
 /// Trims the bytes C's `isspace` accepts, at both ends.
 fn trim(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
-    let end = s.iter().rposition(|&b| !agent::is_c_space(b)).map_or(start, |e| e + 1);
+    let start =
+        s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|&b| !agent::is_c_space(b))
+        .map_or(start, |e| e + 1);
     &s[start..end]
 }
 
@@ -109,7 +113,8 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
 /// The typo flag mirrors the reference, where each check in turn
 /// overwrites it: it is the flag of the check that decided.
 fn classify(key: &[u8]) -> (Key, bool) {
-    let any = |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
+    let any =
+        |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
     let typo = any(&[b"useragent", b"user agent"]);
     if typo || starts_with_ignore_case(key, b"user-agent") {
         return (Key::UserAgent, typo);
@@ -117,7 +122,13 @@ fn classify(key: &[u8]) -> (Key, bool) {
     if starts_with_ignore_case(key, b"allow") {
         return (Key::Allow, false);
     }
-    let typo = any(&[b"dissallow", b"dissalow", b"disalow", b"diasllow", b"disallaw"]);
+    let typo = any(&[
+        b"dissallow",
+        b"dissalow",
+        b"disalow",
+        b"diasllow",
+        b"disallaw",
+    ]);
     if typo || starts_with_ignore_case(key, b"disallow") {
         return (Key::Disallow, typo);
     }
@@ -161,7 +172,8 @@ fn split_line(content: &[u8]) -> (u16, Option<(&[u8], &[u8])>) {
             let Some(at) = memchr::memchr2(b' ', b'\t', line) else {
                 return (bits, None);
             };
-            let gap = line[at..].iter().take_while(|&&b| b == b' ' || b == b'\t');
+            let gap =
+                line[at..].iter().take_while(|&&b| b == b' ' || b == b'\t');
             let value = &line[at + gap.count()..];
             if memchr::memchr2(b' ', b'\t', value).is_some() {
                 return (bits, None);
@@ -229,7 +241,8 @@ impl Parser {
     fn push_pattern(&mut self, value: &[u8]) -> (u32, u32, u32, bool) {
         let off = self.arena.len() as u32;
         if pattern::needs_escape(value) {
-            let mut escaped = alloc::string::String::with_capacity(value.len() + 8);
+            let mut escaped =
+                alloc::string::String::with_capacity(value.len() + 8);
             pattern::escape_into(value, &mut escaped);
             self.arena.extend_from_slice(escaped.as_bytes());
             self.arena.extend_from_slice(value);
@@ -240,7 +253,13 @@ impl Parser {
         }
     }
 
-    fn directive(&mut self, line: u32, kind: Key, key: &[u8], value: &[u8]) -> Tag {
+    fn directive(
+        &mut self,
+        line: u32,
+        kind: Key,
+        key: &[u8],
+        value: &[u8],
+    ) -> Tag {
         match kind {
             Key::UserAgent => {
                 if self.groups.is_empty() || self.group_has_rules {
@@ -268,7 +287,8 @@ impl Parser {
                 if !self.groups.is_empty() {
                     self.group_has_rules = true;
                 }
-                let (off, len, written_len, differs) = self.push_pattern(value);
+                let (off, len, written_len, differs) =
+                    self.push_pattern(value);
                 self.rules.push(RuleEntry {
                     off,
                     line,
@@ -285,7 +305,11 @@ impl Parser {
             }
             Key::Sitemap => {
                 let off = self.push(value);
-                self.sitemaps.push(SitemapEntry { off, line, len: value.len() as u32 });
+                self.sitemaps.push(SitemapEntry {
+                    off,
+                    line,
+                    len: value.len() as u32,
+                });
                 Tag::Sitemap
             }
             Key::Unknown => {

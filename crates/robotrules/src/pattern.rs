@@ -194,7 +194,8 @@ pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
     let Some(star) = memchr::memchr(b'*', body) else {
         return (body.len(), if anchored { Tail::End } else { Tail::None });
     };
-    let mut segments: Vec<&[u8]> = body[star + 1..].split(|&b| b == b'*').collect();
+    let mut segments: Vec<&[u8]> =
+        body[star + 1..].split(|&b| b == b'*').collect();
     // `split` yields at least one item, so `pop` cannot fail.
     let last = segments.pop().unwrap_or_default();
     let middle: Box<[_]> = segments

@@ -6,7 +6,7 @@ use alloc::string::String;
 use core::fmt;
 use core::mem::size_of;
 
-use crate::matcher::{Decision, DecidingRule, Matcher};
+use crate::matcher::{DecidingRule, Decision, Matcher};
 use crate::parse;
 use crate::path::{path_of, until_nul};
 use crate::pattern;
@@ -199,8 +199,13 @@ impl Robots {
 
     /// Returns the `allow` and `disallow` lines that come before the first
     /// `user-agent` line. They belong to no group and are ignored.
-    pub fn orphan_rules(&self) -> impl ExactSizeIterator<Item = Rule<'_>> + '_ {
-        let end = self.groups.first().map_or(self.rules.len(), |g| g.rule_start as usize);
+    pub fn orphan_rules(
+        &self,
+    ) -> impl ExactSizeIterator<Item = Rule<'_>> + '_ {
+        let end = self
+            .groups
+            .first()
+            .map_or(self.rules.len(), |g| g.rule_start as usize);
         self.rules[..end].iter().map(move |entry| Rule { robots: self, entry })
     }
 
@@ -217,7 +222,9 @@ impl Robots {
     pub fn unknown_directives(
         &self,
     ) -> impl ExactSizeIterator<Item = UnknownDirective<'_>> + '_ {
-        self.unknowns.iter().map(move |e| UnknownDirective { robots: self, entry: e })
+        self.unknowns
+            .iter()
+            .map(move |e| UnknownDirective { robots: self, entry: e })
     }
 
     /// Returns the report of every line, in order, from line 1.
@@ -225,7 +232,10 @@ impl Robots {
     /// There is always at least one line: the text after the last line
     /// break is a line, even if empty.
     pub fn lines(&self) -> impl ExactSizeIterator<Item = LineReport> + '_ {
-        self.lines.iter().enumerate().map(|(i, &bits)| LineReport::new(i as u32 + 1, bits))
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(i, &bits)| LineReport::new(i as u32 + 1, bits))
     }
 
     /// Returns the report of line `number` (from 1), if there is one.
@@ -276,8 +286,14 @@ impl fmt::Debug for Robots {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Robots")
             .field("groups", &self.groups().collect::<alloc::vec::Vec<_>>())
-            .field("sitemaps", &self.sitemaps().collect::<alloc::vec::Vec<_>>())
-            .field("unknown_directives", &self.unknown_directives().collect::<alloc::vec::Vec<_>>())
+            .field(
+                "sitemaps",
+                &self.sitemaps().collect::<alloc::vec::Vec<_>>(),
+            )
+            .field(
+                "unknown_directives",
+                &self.unknown_directives().collect::<alloc::vec::Vec<_>>(),
+            )
             .field("line_count", &self.line_count())
             .finish()
     }
@@ -295,7 +311,11 @@ impl<'a> Best<'a> {
     fn add_rules(&mut self, group: Group<'a>, path: &[u8]) {
         for rule in group.rules() {
             if let Some((priority, via_index)) = rule.priority_for_path(path) {
-                let slot = if rule.entry.allow { &mut self.allow } else { &mut self.disallow };
+                let slot = if rule.entry.allow {
+                    &mut self.allow
+                } else {
+                    &mut self.disallow
+                };
                 // Strictly greater: among equals the earlier line is kept.
                 if slot.is_none_or(|(p, _, _)| priority > p) {
                     *slot = Some((priority, rule.entry, via_index));
@@ -312,7 +332,11 @@ impl<'a> Best<'a> {
         let winner = if d > a { self.disallow } else { self.allow };
         let allowed = !(d > a && d > 0);
         let rule = winner.map(|(priority, entry, via_index)| {
-            DecidingRule::new(Rule { robots, entry }.view(), priority, via_index)
+            DecidingRule::new(
+                Rule { robots, entry }.view(),
+                priority,
+                via_index,
+            )
         });
         Decision::new(allowed, rule)
     }
@@ -354,7 +378,9 @@ impl<'a> Group<'a> {
     /// The group's `user-agent` lines.
     pub fn agents(&self) -> impl ExactSizeIterator<Item = Agent<'a>> + 'a {
         let start = self.entry().agent_start as usize;
-        let end = self.next().map_or(self.robots.agents.len(), |n| n.agent_start as usize);
+        let end = self
+            .next()
+            .map_or(self.robots.agents.len(), |n| n.agent_start as usize);
         let robots = self.robots;
         robots.agents[start..end].iter().map(move |e| {
             let value = robots.bytes(e.off, e.len);
@@ -370,9 +396,13 @@ impl<'a> Group<'a> {
     /// The group's `allow` and `disallow` lines, in file order.
     pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + 'a {
         let start = self.entry().rule_start as usize;
-        let end = self.next().map_or(self.robots.rules.len(), |n| n.rule_start as usize);
+        let end = self
+            .next()
+            .map_or(self.robots.rules.len(), |n| n.rule_start as usize);
         let robots = self.robots;
-        robots.rules[start..end].iter().map(move |entry| Rule { robots, entry })
+        robots.rules[start..end]
+            .iter()
+            .map(move |entry| Rule { robots, entry })
     }
 
     /// The unknown directives that belong to the group (from its first
@@ -381,7 +411,9 @@ impl<'a> Group<'a> {
         &self,
     ) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
         let (first, last) = (self.line(), self.end_line());
-        self.robots.unknown_directives().filter(move |d| d.line() >= first && d.line() <= last)
+        self.robots
+            .unknown_directives()
+            .filter(move |d| d.line() >= first && d.line() <= last)
     }
 
     /// Returns true if and only if one of the group's `user-agent` lines
@@ -566,7 +598,10 @@ impl<'a> Rule<'a> {
     }
 
     /// Returns (priority, matched through the index.html retry).
-    pub(crate) fn priority_for_path(&self, path: &[u8]) -> Option<(usize, bool)> {
+    pub(crate) fn priority_for_path(
+        &self,
+        path: &[u8],
+    ) -> Option<(usize, bool)> {
         let pat = self.pattern().as_bytes();
         if pattern::matches(pat, path) {
             return Some((pat.len(), false));
@@ -683,7 +718,9 @@ impl<'a> UnknownDirective<'a> {
     /// does not use ([`UNUSED_KEYS`](crate::UNUSED_KEYS)).
     pub fn is_unused(&self) -> bool {
         let key = self.key();
-        crate::UNUSED_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        crate::UNUSED_KEYS
+            .iter()
+            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
     }
 }
 

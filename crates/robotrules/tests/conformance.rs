@@ -1,7 +1,7 @@
 //! Every case of `shared/conformance/`, extracted from the reference's own
 //! tests, must pass.
 
-use robotrules::{is_valid_agent, escape_pattern, path_of, Robots};
+use robotrules::{escape_pattern, is_valid_agent, path_of, Robots};
 
 use crate::shared::{self, bytes, str};
 
@@ -23,7 +23,8 @@ fn allowance() {
         // verdict and on the deciding line.
         let one_line = robots.decide(&[agent], url).rule().map(|r| r.line());
         let many_line = decision.rule().map(|r| r.line());
-        if one != want || many.is_allowed(url) != want || one_line != many_line {
+        if one != want || many.is_allowed(url) != want || one_line != many_line
+        {
             failures.push(format!(
                 "{}: want {want}, one-shot {one}, matcher {}, lines {one_line:?} \
                  vs {many_line:?}",
@@ -32,7 +33,12 @@ fn allowance() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -40,7 +46,12 @@ fn url_to_path() {
     let cases = shared::conformance("google_path_cases.json");
     assert_eq!(cases.len(), 19);
     for case in &cases {
-        assert_eq!(path_of(str(case, "url")), str(case, "path"), "{}", str(case, "name"));
+        assert_eq!(
+            path_of(str(case, "url")),
+            str(case, "path"),
+            "{}",
+            str(case, "name")
+        );
     }
 }
 
@@ -60,7 +71,12 @@ fn valid_agents() {
     assert_eq!(cases.len(), 11);
     for case in &cases {
         let want = case["valid"].as_bool().expect("valid");
-        assert_eq!(is_valid_agent(str(case, "useragent")), want, "{}", str(case, "name"));
+        assert_eq!(
+            is_valid_agent(str(case, "useragent")),
+            want,
+            "{}",
+            str(case, "name")
+        );
     }
 }
 
@@ -78,19 +94,28 @@ fn reports() {
         for (metric, want) in expected {
             let got = match metric.as_str() {
                 "valid_directives" => {
-                    serde_json::json!(robots.lines().filter(|l| is_valid_tag(l.tag())).count())
+                    serde_json::json!(robots
+                        .lines()
+                        .filter(|l| is_valid_tag(l.tag()))
+                        .count())
                 }
-                "unknown_directives" => serde_json::json!(robots.unknown_directives().len()),
+                "unknown_directives" => {
+                    serde_json::json!(robots.unknown_directives().len())
+                }
                 "last_line_seen" if stats => {
                     // The stats reporter sees only lines with a directive.
-                    let last = robots.lines().filter(|l| l.has_directive()).last();
+                    let last =
+                        robots.lines().filter(|l| l.has_directive()).last();
                     serde_json::json!(last.map_or(0, |l| l.number()))
                 }
                 "last_line_seen" | "parse_results_size" => {
                     serde_json::json!(robots.line_count())
                 }
                 "sitemap" => {
-                    let all: Vec<u8> = robots.sitemaps().flat_map(|s| s.url().to_vec()).collect();
+                    let all: Vec<u8> = robots
+                        .sitemaps()
+                        .flat_map(|s| s.url().to_vec())
+                        .collect();
                     serde_json::json!(String::from_utf8(all).expect("utf-8"))
                 }
                 other => panic!("{name}: unknown metric {other}"),
@@ -102,10 +127,19 @@ fn reports() {
             let number = line["line_num"].as_u64().expect("line_num") as u32;
             let report = robots.line(number).expect("line exists");
             let tag = report.tag().map_or("Unknown", |t| t.name());
-            assert_eq!(tag, str(line, "tag_name"), "{name}: line {number} tag");
-            assert_eq!(report.is_typo(), line["is_typo"].as_bool().expect("is_typo"));
+            assert_eq!(
+                tag,
+                str(line, "tag_name"),
+                "{name}: line {number} tag"
+            );
+            assert_eq!(
+                report.is_typo(),
+                line["is_typo"].as_bool().expect("is_typo")
+            );
             let meta = &line["metadata"];
-            let flag = |f: &str| meta[f].as_bool().unwrap_or_else(|| panic!("metadata {f}"));
+            let flag = |f: &str| {
+                meta[f].as_bool().unwrap_or_else(|| panic!("metadata {f}"))
+            };
             let got = [
                 report.is_empty(),
                 report.has_comment(),
