@@ -1,1 +1,92 @@
-//! Shared helpers for the benchmarks.
+//! Shared inputs for the benchmarks: the real corpus, the files the
+//! benchmarks focus on, and deterministic URL lists.
+
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The `shared/` folder beside the project root, or `$ROBOTRULES_SHARED`.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("ROBOTRULES_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// Every file of `corpus/real/` (without `adversarial/`), sorted by name.
+pub fn corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = shared_dir().join("corpus/real");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files.into_iter().map(|p| (name(&p), std::fs::read(&p).expect("read"))).collect()
+}
+
+fn name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// One corpus file by name.
+pub fn file(name: &str) -> Vec<u8> {
+    let path = shared_dir().join("corpus/real").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// The file of the checks benchmark: a `*` group of 100 rules, 42 of them
+/// with wildcards.
+pub const CHECKS_FILE: &str = "protego__uk.rs-online.com.txt";
+
+/// The file of the parse-plus-one-check benchmark: about 5 KB.
+pub const TYPICAL_FILE: &str = "bharath__trendyol.com.txt";
+
+/// Returns `n` absolute URLs for a file, deterministically: half are its
+/// rules' patterns made concrete with varied suffixes and queries (the
+/// hard case: they match, or nearly match, many rules), half are ordinary
+/// site paths that no rule was written for (most of a crawl).
+pub fn urls(body: &[u8], n: usize) -> Vec<String> {
+    let robots = robotrules::Robots::parse(body);
+    let stems: Vec<String> = robots
+        .groups()
+        .flat_map(|g| g.rules().map(|r| r.pattern().to_string()).collect::<Vec<_>>())
+        .filter(|p| p.starts_with('/'))
+        .map(|p| p.trim_end_matches('$').replace('*', "x"))
+        .collect();
+    let site: Vec<String> = [
+        "/", "/products/", "/web/p/", "/search", "/help/contact", "/static/app.js",
+        "/images/logo.png", "/en-gb/", "/about-us/careers", "/blog/2024/05/title-of-post",
+        "/category/electrical/cables", "/c/tools/hand-tools/screwdrivers", "/p/123-4567",
+        "/news", "/sitemap.xml", "/account/login", "/assets/css/main.css", "/de/produkte/",
+    ]
+    .map(String::from)
+    .to_vec();
+    let tails = ["", "abc", "12345.html", "a/b/c", "?page=2", "?sort-by=price&page=3", "&cid=7", "x.pdf"];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as usize
+    };
+    (0..n)
+        .map(|i| {
+            let pool = if i % 2 == 0 { &stems } else { &site };
+            let stem = &pool[next() % pool.len()];
+            let tail = tails[next() % tails.len()];
+            format!("https://www.example.com{stem}{tail}")
+        })
+        .collect()
+}
+
+/// The median of some figures (they are sorted in place).
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}

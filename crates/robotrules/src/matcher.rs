@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::path::{path_of, until_nul};
+use crate::path::match_path;
 use crate::pattern::{self, Tail};
 use crate::robots::{Robots, RuleKind, RuleView};
 
@@ -17,7 +17,8 @@ use crate::robots::{Robots, RuleKind, RuleView};
 /// use robotrules::{Robots, RuleKind};
 ///
 /// let robots = Robots::parse(b"user-agent: *\ndisallow: /*.htm\nallow: /page\n");
-/// let decision = robots.matcher(&["FooBot"]).decide("/page.htm");
+/// let matcher = robots.matcher(&["FooBot"]);
+/// let decision = matcher.decide("/page.htm");
 /// assert!(!decision.is_allowed());
 /// let rule = decision.rule().unwrap();
 /// assert_eq!(rule.line(), 2);
@@ -119,14 +120,43 @@ struct Compiled {
 }
 
 /// A node of the radix tree over the rules' literal prefixes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Node {
     /// The bytes on the edge into this node.
     label: (u32, u32),
-    /// The children, as ranges into `Matcher::edges`.
+    /// The children: a range of `Matcher::edge_bytes` (sorted) and, at
+    /// the same positions, `Matcher::edge_targets`.
     edges: (u32, u32),
-    /// The rules whose literal prefix ends here, ascending (best first).
+    /// For nodes with many children, where their 128-entry table of
+    /// positions starts in `Matcher::dense` (`u32::MAX` for none).
+    dense: u32,
+    /// The best rule that is exactly this literal prefix (`/a`, `/a*`):
+    /// reaching the node is a match. `u32::MAX` if none.
+    prefix_rule: u32,
+    /// The best rule that is this literal and `$`: a match if the path
+    /// ends here. `u32::MAX` if none.
+    end_rule: u32,
+    /// The wildcard rules whose literal prefix ends here, in groups that
+    /// share an anchor byte, as a range into `Matcher::groups`.
+    wild: (u32, u32),
+}
+
+/// Wildcard rules at one node that need the same first byte, best first.
+#[derive(Clone, Copy, Debug)]
+struct WildGroup {
+    /// The bytes that every rule of the group needs: a path that lacks
+    /// one of them skips the whole group.
+    common: u128,
+    /// A range into `Matcher::wild`.
     rules: (u32, u32),
+}
+
+/// A wildcard rule at a node, with the bytes it needs, kept inline so
+/// that most candidates are rejected without touching the rule.
+#[derive(Clone, Copy, Debug)]
+struct WildRef {
+    required: u128,
+    index: u32,
 }
 
 /// Checks URLs for one crawler, fast.
@@ -158,10 +188,13 @@ struct Node {
 pub struct Matcher {
     rules: Box<[Compiled]>,
     nodes: Box<[Node]>,
-    /// For each edge, the first byte of the child's label.
     edge_bytes: Box<[u8]>,
     edge_targets: Box<[u32]>,
-    node_rules: Box<[u32]>,
+    /// Per busy node, for each ASCII byte, the child's position among the
+    /// node's edges, or `NO_EDGE`.
+    dense: Box<[u8]>,
+    wild: Box<[WildRef]>,
+    groups: Box<[WildGroup]>,
     text: String,
     named: bool,
 }
@@ -242,8 +275,7 @@ impl Matcher {
     /// Returns true if and only if the URL may be fetched.
     #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
-        let path = path_of(url);
-        match self.find(until_nul(path.as_bytes())) {
+        match self.find(&match_path(url)) {
             Some(r) => r.allow || r.priority == 0,
             None => true,
         }
@@ -251,8 +283,7 @@ impl Matcher {
 
     /// Returns the verdict for the URL and the rule that decided it.
     pub fn decide(&self, url: &str) -> Decision<'_> {
-        let path = path_of(url);
-        match self.find(until_nul(path.as_bytes())) {
+        match self.find(&match_path(url)) {
             Some(r) => {
                 let view = RuleView {
                     line: r.line,
@@ -289,41 +320,115 @@ impl Matcher {
     }
 
     /// Returns the best matching rule, if any.
+    ///
+    /// Rules are sorted best first, so the smallest index that matches
+    /// wins. The first walk down the tree takes the literal rules, which
+    /// match by being reached; the second checks only the wildcard rules
+    /// that could still beat that.
     fn find(&self, path: &[u8]) -> Option<&Compiled> {
+        // The nodes with wildcard rules on the way down, kept for the
+        // second pass; a deeper path (rare) walks again.
+        let mut stack = [(0u32, 0u32); 16];
+        let mut stacked = 0usize;
+        let mut overflow = false;
         let mut best = u32::MAX;
-        let mut node = 0usize;
+        self.walk(path, |node, index, depth| {
+            best = best.min(node.prefix_rule);
+            if depth == path.len() {
+                best = best.min(node.end_rule);
+            }
+            if node.wild.0 != node.wild.1 {
+                match stack.get_mut(stacked) {
+                    Some(slot) => *slot = (index, depth as u32),
+                    None => overflow = true,
+                }
+                stacked += 1;
+            }
+            true
+        });
+        if stacked == 0 || best == 0 {
+            return self.rules.get(best as usize);
+        }
+        let set = pattern::byte_set(path);
+        if overflow {
+            self.walk(path, |node, _, depth| self.check_wild(node, path, depth, set, &mut best));
+        } else {
+            for &(index, depth) in &stack[..stacked] {
+                let node = &self.nodes[index as usize];
+                if !self.check_wild(node, path, depth as usize, set, &mut best) {
+                    break;
+                }
+            }
+        }
+        self.rules.get(best as usize)
+    }
+
+    /// Checks a node's wildcard rules that could beat `best`; returns
+    /// false once nothing can (`best` is 0).
+    #[inline]
+    fn check_wild(&self, node: &Node, path: &[u8], depth: usize, set: u128, best: &mut u32) -> bool {
+        let (start, end) = node.wild;
+        for group in &self.groups[start as usize..end as usize] {
+            if group.common & !set != 0 {
+                continue;
+            }
+            let (start, end) = group.rules;
+            for w in &self.wild[start as usize..end as usize] {
+                if w.index >= *best {
+                    break;
+                }
+                if w.required & !set == 0
+                    && self.rules[w.index as usize].tail.matches_wild(&path[depth..])
+                {
+                    *best = w.index;
+                    break;
+                }
+            }
+        }
+        *best != 0
+    }
+
+    /// Visits the nodes whose label spells a prefix of `path`, from the
+    /// root down, with the length of that prefix, while `visit` says to go
+    /// on.
+    #[inline]
+    fn walk(&self, path: &[u8], mut visit: impl FnMut(&Node, u32, usize) -> bool) {
+        let text = self.text.as_bytes();
+        let mut index = 0u32;
+        let mut node = &self.nodes[0];
         let mut depth = 0usize;
         loop {
-            let n = &self.nodes[node];
-            let (start, end) = n.rules;
-            for &index in &self.node_rules[start as usize..end as usize] {
-                if index >= best {
-                    // Rules at a node are sorted: none after is better.
-                    break;
-                }
-                if self.rules[index as usize].tail.matches(&path[depth..]) {
-                    best = index;
-                    break;
-                }
+            if !visit(node, index, depth) {
+                return;
             }
-            if best == 0 {
-                break;
-            }
-            let Some(&next) = path.get(depth) else { break };
-            let (start, end) = n.edges;
-            let bytes = &self.edge_bytes[start as usize..end as usize];
-            let Some(at) = memchr::memchr(next, bytes) else { break };
-            let child = self.edge_targets[start as usize + at] as usize;
-            let (off, len) = self.nodes[child].label;
-            let label =
-                &self.text.as_bytes()[off as usize..(off + len) as usize];
-            if !path[depth..].starts_with(label) {
-                break;
+            let Some(&next) = path.get(depth) else { return };
+            let (start, end) = (node.edges.0 as usize, node.edges.1 as usize);
+            let at = if node.dense == u32::MAX {
+                // Few children: a short scan of sorted bytes.
+                match self.edge_bytes[start..end].iter().position(|&b| b >= next) {
+                    Some(at) if self.edge_bytes[start + at] == next => at,
+                    _ => return,
+                }
+            } else if next < 128 {
+                match self.dense.get(node.dense as usize + usize::from(next)) {
+                    Some(&at) if at != NO_EDGE => usize::from(at),
+                    _ => return,
+                }
+            } else {
+                return;
+            };
+            index = self.edge_targets[start + at];
+            let child = &self.nodes[index as usize];
+            let (off, len) = child.label;
+            let label = &text[off as usize..(off + len) as usize];
+            let rest = &path[depth..];
+            // Labels are short: a plain loop beats a call to memcmp.
+            if rest.len() < label.len() || label.iter().zip(rest).any(|(a, b)| a != b) {
+                return;
             }
             depth += label.len();
             node = child;
         }
-        self.rules.get(best as usize)
     }
 }
 
@@ -336,6 +441,11 @@ impl fmt::Debug for Matcher {
             .finish()
     }
 }
+
+/// Nodes with more children than this get a dense table.
+const DENSE_FROM: usize = 8;
+/// No child for this byte, in a dense table.
+const NO_EDGE: u8 = u8::MAX;
 
 /// Builds the radix tree. Labels are stored in the matcher's text.
 struct Builder {
@@ -361,19 +471,12 @@ impl Builder {
         }
         // Compress chains of nodes that have one child and no rules.
         let mut nodes = Vec::new();
-        let mut edge_bytes = Vec::new();
-        let mut edge_targets = Vec::new();
-        let mut node_rules = Vec::new();
+        let mut edges = (Vec::new(), Vec::new(), Vec::new());
+        let mut wild = Vec::new();
+        let mut groups = Vec::new();
         let mut label_text: Vec<u8> = Vec::new();
-        b.emit(
-            0,
-            Vec::new(),
-            &mut nodes,
-            &mut edge_bytes,
-            &mut edge_targets,
-            &mut node_rules,
-            &mut label_text,
-        );
+        b.emit(&rules, &mut nodes, &mut edges, (&mut wild, &mut groups), &mut label_text);
+        let (edge_bytes, edge_targets, dense) = edges;
         let base = text.len() as u32;
         // Labels are ASCII: they come from normalised patterns.
         text.push_str(core::str::from_utf8(&label_text).unwrap_or_default());
@@ -385,7 +488,9 @@ impl Builder {
             nodes: nodes.into_boxed_slice(),
             edge_bytes: edge_bytes.into_boxed_slice(),
             edge_targets: edge_targets.into_boxed_slice(),
-            node_rules: node_rules.into_boxed_slice(),
+            dense: dense.into_boxed_slice(),
+            wild: wild.into_boxed_slice(),
+            groups: groups.into_boxed_slice(),
             text,
             named,
         }
@@ -404,55 +509,77 @@ impl Builder {
         c
     }
 
-    /// Emits `node` with the given label and its subtree; returns its
-    /// index. Done with an explicit stack: prefixes can be long.
-    #[allow(clippy::too_many_arguments)]
+    /// Emits the tree, compressing chains of nodes that have one child
+    /// and no rules. Done with an explicit stack: prefixes can be long.
     fn emit(
         &self,
-        root: usize,
-        root_label: Vec<u8>,
+        rules: &[Compiled],
         nodes: &mut Vec<Node>,
-        edge_bytes: &mut Vec<u8>,
-        edge_targets: &mut Vec<u32>,
-        node_rules: &mut Vec<u32>,
+        (edge_bytes, edge_targets, dense): &mut (Vec<u8>, Vec<u32>, Vec<u8>),
+        (wild, groups): (&mut Vec<WildRef>, &mut Vec<WildGroup>),
         labels: &mut Vec<u8>,
     ) {
-        // Each entry: (trie node, its label, the index of its parent's
-        // edge slot to fill, if any).
-        let mut stack = alloc::vec![(root, root_label, None::<usize>)];
+        // Each entry: (trie node, its label, the edge slot to fill).
+        let mut stack = alloc::vec![(0usize, Vec::new(), None::<usize>)];
         while let Some((mut trie, mut label, slot)) = stack.pop() {
-            while self.rules[trie].is_empty()
-                && self.children[trie].len() == 1
-                && slot.is_some()
-            {
+            while slot.is_some() && self.rules[trie].is_empty() && self.children[trie].len() == 1 {
                 let (byte, child) = self.children[trie][0];
                 label.push(byte);
                 trie = child;
             }
-            let index = nodes.len();
             if let Some(slot) = slot {
-                edge_targets[slot] = index as u32;
+                edge_targets[slot] = nodes.len() as u32;
             }
             let label_span = (labels.len() as u32, label.len() as u32);
             labels.extend_from_slice(&label);
-            let rules_start = node_rules.len() as u32;
-            node_rules.extend_from_slice(&self.rules[trie]);
+            let (mut prefix_rule, mut end_rule) = (u32::MAX, u32::MAX);
+            let mut here: Vec<(Option<u8>, u32)> = Vec::new();
+            for &index in &self.rules[trie] {
+                match &rules[index as usize].tail {
+                    Tail::None => prefix_rule = prefix_rule.min(index),
+                    Tail::End => end_rule = end_rule.min(index),
+                    tail @ Tail::Wild(_) => here.push((tail.anchor(), index)),
+                }
+            }
+            // Grouped by anchor byte, each group best first.
+            here.sort_unstable();
+            let groups_start = groups.len() as u32;
+            for chunk in here.chunk_by(|a, b| a.0 == b.0) {
+                let start = wild.len() as u32;
+                let mut common = u128::MAX;
+                for &(_, index) in chunk {
+                    let required = rules[index as usize].tail.required();
+                    common &= required;
+                    wild.push(WildRef { required, index });
+                }
+                groups.push(WildGroup { common, rules: (start, wild.len() as u32) });
+            }
             let mut children = self.children[trie].clone();
             children.sort_unstable();
-            let edges_start = edge_bytes.len();
+            let start = edge_targets.len();
             for &(byte, child) in &children {
                 edge_bytes.push(byte);
                 edge_targets.push(0);
-                stack.push((
-                    child,
-                    alloc::vec![byte],
-                    Some(edge_bytes.len() - 1),
-                ));
+                stack.push((child, alloc::vec![byte], Some(edge_targets.len() - 1)));
+            }
+            let mut table = u32::MAX;
+            if children.len() > DENSE_FROM && children.len() < usize::from(NO_EDGE) {
+                table = dense.len() as u32;
+                dense.resize(dense.len() + 128, NO_EDGE);
+                for (at, &(byte, _)) in children.iter().enumerate() {
+                    // Patterns are normalised to ASCII, so every byte < 128.
+                    if let Some(slot) = dense.get_mut(table as usize + usize::from(byte)) {
+                        *slot = at as u8;
+                    }
+                }
             }
             nodes.push(Node {
                 label: label_span,
-                edges: (edges_start as u32, edge_bytes.len() as u32),
-                rules: (rules_start, node_rules.len() as u32),
+                edges: (start as u32, edge_targets.len() as u32),
+                dense: table,
+                prefix_rule,
+                end_rule,
+                wild: (groups_start, groups.len() as u32),
             });
         }
     }

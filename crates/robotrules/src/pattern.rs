@@ -186,6 +186,22 @@ pub(crate) struct Wild {
     last_finder: Option<memmem::Finder<'static>>,
     /// True if the pattern ended with `$`.
     anchored: bool,
+    /// The set of bytes (all ASCII) that the segments need: a path that
+    /// lacks one of them cannot match, whatever its order.
+    required: u128,
+}
+
+/// The set of ASCII bytes in `bytes`, one bit each; other bytes are left
+/// out (patterns are ASCII, so they never need them).
+#[inline]
+pub(crate) fn byte_set(bytes: &[u8]) -> u128 {
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for &b in bytes {
+        let bit = 1u64 << (b & 63);
+        lo |= if b < 64 { bit } else { 0 };
+        hi |= if (64..128).contains(&b) { bit } else { 0 };
+    }
+    (u128::from(hi) << 64) | u128::from(lo)
 }
 
 /// Splits a pattern into its literal prefix length and its compiled tail.
@@ -209,19 +225,43 @@ pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
     }
     let last_finder = (!anchored && !last.is_empty())
         .then(|| memmem::Finder::new(last).into_owned());
-    let wild = Wild { middle, last: last.into(), last_finder, anchored };
+    let required = byte_set(&body[star + 1..]) & !(1u128 << b'*');
+    let wild = Wild { middle, last: last.into(), last_finder, anchored, required };
     (star, Tail::Wild(Box::new(wild)))
 }
 
 impl Tail {
     /// Returns true if the rest of the path, after the literal prefix,
     /// satisfies this tail.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn matches(&self, rest: &[u8]) -> bool {
+        self.required() & !byte_set(rest) == 0 && self.matches_wild(rest)
+    }
+
+    /// The bytes a wildcard tail needs (see `Wild::required`); 0 for the
+    /// literal tails.
+    pub(crate) fn required(&self) -> u128 {
         match self {
+            Tail::Wild(wild) => wild.required,
+            _ => 0,
+        }
+    }
+
+    /// The anchor byte of a wildcard tail (see `Wild::anchor`).
+    pub(crate) fn anchor(&self) -> Option<u8> {
+        match self {
+            Tail::Wild(wild) => wild.anchor(),
+            _ => None,
+        }
+    }
+
+    /// Checks a wildcard tail whose byte set has already been checked.
+    #[inline]
+    pub(crate) fn matches_wild(&self, rest: &[u8]) -> bool {
+        match self {
+            Tail::Wild(wild) => wild.matches(rest),
             Tail::None => true,
             Tail::End => rest.is_empty(),
-            Tail::Wild(wild) => wild.matches(rest),
         }
     }
 }
@@ -229,7 +269,7 @@ impl Tail {
 impl Wild {
     fn matches(&self, mut rest: &[u8]) -> bool {
         for finder in self.middle.iter() {
-            match finder.find(rest) {
+            match find(finder, rest) {
                 Some(at) => rest = &rest[at + finder.needle().len()..],
                 None => return false,
             }
@@ -238,11 +278,34 @@ impl Wild {
             rest.ends_with(&self.last)
         } else {
             match &self.last_finder {
-                Some(finder) => finder.find(rest).is_some(),
+                Some(finder) => find(finder, rest).is_some(),
                 None => true,
             }
         }
     }
+
+    /// The first byte of the first segment the path must contain, if any.
+    pub(crate) fn anchor(&self) -> Option<u8> {
+        match self.middle.first() {
+            Some(f) => f.needle().first().copied(),
+            None => self.last.first().copied(),
+        }
+    }
+}
+
+/// Finds `finder`'s needle in `hay`. Most paths are short, and for them a
+/// plain scan costs less than setting up the vectorised search.
+#[inline]
+fn find(finder: &memmem::Finder<'_>, hay: &[u8]) -> Option<usize> {
+    if hay.len() > 64 {
+        return finder.find(hay);
+    }
+    let needle = finder.needle();
+    let (&first, tail) = needle.split_first()?;
+    let last_start = hay.len().checked_sub(needle.len())?;
+    (0..=last_start).find(|&i| {
+        hay[i] == first && tail.iter().zip(&hay[i + 1..]).all(|(a, b)| a == b)
+    })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use core::mem::size_of;
 
 use crate::matcher::{DecidingRule, Decision, Matcher};
 use crate::parse;
-use crate::path::{path_of, until_nul};
+use crate::path::{match_path, path_of, until_nul};
 use crate::pattern;
 use crate::report::LineReport;
 
@@ -147,8 +147,8 @@ impl Robots {
     /// assert_eq!((rule.line(), rule.kind()), (3, RuleKind::Allow));
     /// ```
     pub fn decide<'a>(&'a self, agents: &[&str], url: &str) -> Decision<'a> {
-        let path = path_of(url);
-        let path = until_nul(path.as_bytes());
+        let path = match_path(url);
+        let path = &*path;
         let mut specific = Best::default();
         let mut global = Best::default();
         let mut named = false;
@@ -268,6 +268,19 @@ impl Robots {
             + self.groups.len() * size_of::<GroupEntry>()
             + self.sitemaps.len() * size_of::<SitemapEntry>()
             + self.unknowns.len() * size_of::<UnknownEntry>()
+    }
+
+    #[doc(hidden)]
+    pub fn sizes(&self) -> [usize; 7] {
+        [
+            self.arena.len(),
+            self.lines.len() * size_of::<u16>(),
+            self.agents.len() * size_of::<AgentEntry>(),
+            self.rules.len() * size_of::<RuleEntry>(),
+            self.groups.len() * size_of::<GroupEntry>(),
+            self.sitemaps.len() * size_of::<SitemapEntry>(),
+            self.unknowns.len() * size_of::<UnknownEntry>(),
+        ]
     }
 
     pub(crate) fn bytes(&self, off: u32, len: u32) -> &[u8] {

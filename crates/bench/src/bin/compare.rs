@@ -1,0 +1,213 @@
+//! Side-by-side throughput of robotrules and the peer crates, measured in
+//! interleaved rounds in one process, so that a noisy machine slows every
+//! contender alike. Prints medians and ratios as a Markdown table.
+//!
+//! Run: `cargo run --release -p robotrules-bench --bin compare [ROUNDS]`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use robotrules_bench::{corpus, file, median, urls, CHECKS_FILE, TYPICAL_FILE};
+
+const AGENT: &str = "Googlebot";
+
+#[derive(Default)]
+struct Count(usize);
+
+impl robotstxt::RobotsParseHandler for Count {
+    fn handle_robots_start(&mut self) {}
+    fn handle_robots_end(&mut self) {}
+    fn handle_user_agent(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_allow(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_disallow(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_sitemap(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {
+        self.0 += 1;
+    }
+}
+
+/// A contender in one workload: a name and one timed unit of work that
+/// returns how many units (bytes, checks) it did.
+struct Contender<'a> {
+    name: &'static str,
+    run: Box<dyn FnMut() -> f64 + 'a>,
+    rates: Vec<f64>,
+}
+
+fn contender<'a>(name: &'static str, run: impl FnMut() -> f64 + 'a) -> Contender<'a> {
+    Contender { name, run: Box::new(run), rates: Vec::new() }
+}
+
+/// Runs every contender once per round, in turn, and prints the medians.
+fn workload(title: &str, unit: &str, scale: f64, rounds: usize, mut cs: Vec<Contender<'_>>) {
+    for c in &mut cs {
+        (c.run)(); // warm-up
+    }
+    for _ in 0..rounds {
+        for c in &mut cs {
+            let t = Instant::now();
+            let units = (c.run)();
+            c.rates.push(units / t.elapsed().as_secs_f64() / scale);
+        }
+    }
+    let medians: Vec<(&str, f64)> = cs.iter_mut().map(|c| (c.name, median(&mut c.rates))).collect();
+    let ours = medians[0].1;
+    let best_peer = medians[1..].iter().map(|m| m.1).fold(0.0, f64::max);
+    println!("\n### {title}\n");
+    println!("| implementation | median {unit} | robotrules is |");
+    println!("|---|---:|---:|");
+    for (name, rate) in &medians {
+        let ratio = if *name == medians[0].0 { "—".to_string() } else { format!("{:.1}×", ours / rate) };
+        println!("| {name} | {rate:.3} | {ratio} |");
+    }
+    println!("\nrobotrules ÷ fastest peer: **{:.1}×** ({rounds} rounds)", ours / best_peer);
+}
+
+fn main() {
+    let rounds: usize = std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
+    let files = corpus();
+    let texts: Vec<String> = files.iter().map(|(_, b)| String::from_utf8_lossy(b).into_owned()).collect();
+    let bytes: f64 = files.iter().map(|(_, b)| b.len() as f64).sum();
+    println!("corpus: {} files, {:.1} MB", files.len(), bytes / 1e6);
+
+    workload(
+        "(a) Parse the whole real corpus",
+        "MB/s",
+        1e6,
+        rounds,
+        vec![
+            contender("robotrules", || {
+                for (_, b) in &files {
+                    black_box(robotrules::Robots::parse(black_box(b)));
+                }
+                bytes
+            }),
+            contender("robotstxt 0.3", || {
+                let mut count = Count::default();
+                for t in &texts {
+                    robotstxt::parse_robotstxt(black_box(t), &mut count);
+                }
+                black_box(count.0);
+                bytes
+            }),
+            contender("texting_robots 0.2", || {
+                for (_, b) in &files {
+                    let _ = black_box(texting_robots::Robot::new(AGENT, black_box(b)));
+                }
+                bytes
+            }),
+            contender("robotxt 0.7", || {
+                for (_, b) in &files {
+                    let _ = black_box(robotxt::Robots::parse(black_box(b), AGENT));
+                }
+                bytes
+            }),
+        ],
+    );
+
+    let body = file(CHECKS_FILE);
+    let text = String::from_utf8_lossy(&body).into_owned();
+    let list = urls(&body, 100_000);
+    let paths: Vec<String> = list.iter().map(|u| robotrules::path_of(u).into_owned()).collect();
+    let robots = robotrules::Robots::parse(&body);
+    let matcher = robots.matcher(&[AGENT]);
+    let texting = texting_robots::Robot::new(AGENT, &body).expect("texting_robots parses it");
+    let rx = robotxt::Robots::parse(&body, AGENT);
+    let few = &list[..2_000];
+    workload(
+        &format!("(b) Checks against {CHECKS_FILE} (100 rules, 42 with wildcards), 100,000 URLs"),
+        "million checks/s",
+        1e6,
+        rounds,
+        vec![
+            contender("robotrules (Matcher)", || {
+                black_box(list.iter().filter(|u| matcher.is_allowed(black_box(u))).count());
+                list.len() as f64
+            }),
+            contender("robotstxt 0.3 (2,000 URLs)", || {
+                black_box(
+                    few.iter()
+                        .filter(|u| {
+                            robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(&text, AGENT, u)
+                        })
+                        .count(),
+                );
+                few.len() as f64
+            }),
+            contender("texting_robots 0.2", || {
+                black_box(list.iter().filter(|u| texting.allowed(black_box(u))).count());
+                list.len() as f64
+            }),
+            contender("robotxt 0.7 (given paths)", || {
+                black_box(paths.iter().filter(|p| rx.is_allowed(black_box(p))).count());
+                list.len() as f64
+            }),
+        ],
+    );
+    workload(
+        "(b′) The same checks through `Robots::is_allowed` (no Matcher)",
+        "million checks/s",
+        1e6,
+        rounds.min(5),
+        vec![
+            contender("robotrules (one-shot)", || {
+                black_box(list.iter().filter(|u| robots.is_allowed(AGENT, black_box(u))).count());
+                list.len() as f64
+            }),
+            contender("robotxt 0.7 (given paths)", || {
+                black_box(paths.iter().filter(|p| rx.is_allowed(black_box(p))).count());
+                list.len() as f64
+            }),
+        ],
+    );
+
+    let typical = file(TYPICAL_FILE);
+    let typical_text = String::from_utf8_lossy(&typical).into_owned();
+    let url = "https://www.example.com/butik/liste/kadin?pid=42&sst=PRICE";
+    let path = robotrules::path_of(url).into_owned();
+    let n = 2_000;
+    workload(
+        &format!("(c) Parse plus one check, {TYPICAL_FILE} ({} bytes)", typical.len()),
+        "thousand files/s",
+        1e3,
+        rounds,
+        vec![
+            contender("robotrules", || {
+                for _ in 0..n {
+                    black_box(robotrules::Robots::parse(black_box(&typical)).is_allowed(AGENT, url));
+                }
+                n as f64
+            }),
+            contender("robotstxt 0.3", || {
+                for _ in 0..n {
+                    black_box(robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
+                        black_box(&typical_text),
+                        AGENT,
+                        url,
+                    ));
+                }
+                n as f64
+            }),
+            contender("texting_robots 0.2", || {
+                for _ in 0..n / 10 {
+                    let _ = black_box(texting_robots::Robot::new(AGENT, black_box(&typical)).map(|r| r.allowed(url)));
+                }
+                (n / 10) as f64
+            }),
+            contender("robotxt 0.7", || {
+                for _ in 0..n {
+                    black_box(robotxt::Robots::parse(black_box(&typical), AGENT).is_allowed(&path));
+                }
+                n as f64
+            }),
+        ],
+    );
+}
