@@ -87,6 +87,7 @@ mod path;
 mod pattern;
 mod report;
 mod robots;
+mod store;
 
 pub use crate::agent::{is_valid_agent, product_token};
 pub use crate::matcher::{DecidingRule, Decision, Matcher};

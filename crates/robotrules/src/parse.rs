@@ -6,9 +6,8 @@ use alloc::vec::Vec;
 use crate::agent;
 use crate::pattern;
 use crate::report::{self, Tag};
-use crate::robots::{
-    AgentEntry, GroupEntry, Robots, RuleEntry, SitemapEntry, UnknownEntry,
-};
+use crate::robots::{GroupEntry, Robots, CHECKPOINT_EVERY};
+use crate::store;
 
 /// The longest line content the reference keeps, in bytes.
 ///
@@ -59,7 +58,7 @@ pub(crate) fn parse(body: &[u8]) -> Robots {
     let truncated = body.len() > MAX_BODY_LEN;
     let body = &body[..body.len().min(MAX_BODY_LEN)];
     let mut p = Parser::default();
-    p.arena.reserve(body.len() / 4);
+    p.store.reserve(body.len() / 2);
     let mut rest = skip_bom(body);
     let mut number: u32 = 0;
     loop {
@@ -148,7 +147,7 @@ fn is_unused_key(key: &[u8]) -> bool {
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
 /// directive (REP.md §5, steps 1–4).
-fn split_line(content: &[u8]) -> (u16, Option<(&[u8], &[u8])>) {
+fn split_line(content: &[u8]) -> (u8, Option<(&[u8], &[u8])>) {
     let mut bits = 0;
     let mut line = content;
     if let Some(at) = memchr::memchr(b'#', line) {
@@ -192,20 +191,21 @@ fn split_line(content: &[u8]) -> (u16, Option<(&[u8], &[u8])>) {
 
 #[derive(Default)]
 struct Parser {
-    arena: Vec<u8>,
-    lines: Vec<u16>,
-    agents: Vec<AgentEntry>,
-    rules: Vec<RuleEntry>,
+    store: Vec<u8>,
     groups: Vec<GroupEntry>,
-    sitemaps: Vec<SitemapEntry>,
-    unknowns: Vec<UnknownEntry>,
+    checkpoints: Vec<u32>,
     /// True once the current group has an allow or disallow line, so that
     /// the next user-agent line starts a new group.
     group_has_rules: bool,
+    /// A scratch buffer for escaped values.
+    escaped: alloc::string::String,
 }
 
 impl Parser {
     fn line(&mut self, number: u32, raw: &[u8]) {
+        if (number - 1) % CHECKPOINT_EVERY == 0 {
+            self.checkpoints.push(self.store.len() as u32);
+        }
         let mut bits = 0;
         let mut content = raw;
         if content.len() > MAX_LINE_LEN {
@@ -218,132 +218,83 @@ impl Parser {
         }
         let (meta, kv) = split_line(content);
         bits |= meta;
-        if let Some((key, value)) = kv {
-            let (kind, typo) = classify(key);
-            if typo {
-                bits |= report::TYPO;
+        match kv {
+            Some((key, value)) => {
+                let (kind, typo) = classify(key);
+                if typo {
+                    bits |= report::TYPO;
+                }
+                self.directive(number, bits, kind, key, value);
             }
-            let tag = self.directive(number, kind, key, value);
-            bits |= Tag::to_bits(Some(tag));
+            None => store::put_plain(&mut self.store, bits),
         }
-        self.lines.push(bits);
     }
 
-    fn push(&mut self, bytes: &[u8]) -> u32 {
-        let off = self.arena.len() as u32;
-        self.arena.extend_from_slice(bytes);
-        off
-    }
-
-    /// Pushes a value normalised as a pattern, followed by its written
-    /// form if that differs. Returns (offset, pattern length, written
-    /// length, differs).
-    fn push_pattern(&mut self, value: &[u8]) -> (u32, u32, u32, bool) {
-        let off = self.arena.len() as u32;
+    /// Normalises `value` into the scratch buffer; returns true if that
+    /// changed it.
+    fn escape(&mut self, value: &[u8]) -> bool {
+        self.escaped.clear();
         if pattern::needs_escape(value) {
-            let mut escaped =
-                alloc::string::String::with_capacity(value.len() + 8);
-            pattern::escape_into(value, &mut escaped);
-            self.arena.extend_from_slice(escaped.as_bytes());
-            self.arena.extend_from_slice(value);
-            (off, escaped.len() as u32, value.len() as u32, true)
+            pattern::escape_into(value, &mut self.escaped);
+            true
         } else {
-            self.arena.extend_from_slice(value);
-            (off, value.len() as u32, value.len() as u32, false)
+            false
         }
     }
 
-    fn directive(
-        &mut self,
-        line: u32,
-        kind: Key,
-        key: &[u8],
-        value: &[u8],
-    ) -> Tag {
+    fn directive(&mut self, line: u32, bits: u8, kind: Key, key: &[u8], value: &[u8]) {
         match kind {
             Key::UserAgent => {
                 if self.groups.is_empty() || self.group_has_rules {
+                    let pos = self.store.len() as u32;
                     if let Some(last) = self.groups.last_mut() {
                         last.end_line = line - 1;
+                        last.end_pos = pos;
                     }
-                    self.groups.push(GroupEntry {
-                        agent_start: self.agents.len() as u32,
-                        rule_start: self.rules.len() as u32,
-                        end_line: line,
-                    });
+                    self.groups.push(GroupEntry { pos, end_pos: pos, line, end_line: line });
                     self.group_has_rules = false;
                 }
-                let off = self.push(value);
-                self.agents.push(AgentEntry {
-                    off,
-                    line,
-                    len: value.len() as u32,
-                    token_len: agent::product_token(value).len() as u32,
-                    global: agent::is_global(value),
-                });
-                Tag::UserAgent
+                let token = agent::product_token(value).len();
+                store::put_agent(&mut self.store, bits, value, token, agent::is_global(value));
             }
             Key::Allow | Key::Disallow => {
                 if !self.groups.is_empty() {
                     self.group_has_rules = true;
                 }
-                let (off, len, written_len, differs) =
-                    self.push_pattern(value);
-                self.rules.push(RuleEntry {
-                    off,
-                    line,
-                    len,
-                    written_len,
-                    allow: kind == Key::Allow,
-                    differs,
-                });
-                if kind == Key::Allow {
-                    Tag::Allow
+                let tag = if kind == Key::Allow { Tag::Allow } else { Tag::Disallow };
+                if self.escape(value) {
+                    let escaped = core::mem::take(&mut self.escaped);
+                    store::put_valued(&mut self.store, bits, tag, None, escaped.as_bytes(), Some(value));
+                    self.escaped = escaped;
                 } else {
-                    Tag::Disallow
+                    store::put_valued(&mut self.store, bits, tag, None, value, None);
                 }
             }
-            Key::Sitemap => {
-                let off = self.push(value);
-                self.sitemaps.push(SitemapEntry {
-                    off,
-                    line,
-                    len: value.len() as u32,
-                });
-                Tag::Sitemap
-            }
+            Key::Sitemap => store::put_sitemap(&mut self.store, bits, value),
             Key::Unknown => {
-                let key_off = self.push(key);
-                let (_, len, written_len, differs) = self.push_pattern(value);
-                self.unknowns.push(UnknownEntry {
-                    off: key_off,
-                    line,
-                    key_len: key.len() as u32,
-                    len,
-                    written_len,
-                    differs,
-                });
-                if is_unused_key(key) {
-                    Tag::Unused
+                let tag = if is_unused_key(key) { Tag::Unused } else { Tag::Unknown };
+                if self.escape(value) {
+                    let escaped = core::mem::take(&mut self.escaped);
+                    store::put_valued(&mut self.store, bits, tag, Some(key), escaped.as_bytes(), Some(value));
+                    self.escaped = escaped;
                 } else {
-                    Tag::Unknown
+                    store::put_valued(&mut self.store, bits, tag, Some(key), value, None);
                 }
             }
         }
     }
 
     fn finish(mut self, last_line: u32, truncated: bool) -> Robots {
+        let end = self.store.len() as u32;
         if let Some(last) = self.groups.last_mut() {
             last.end_line = last_line;
+            last.end_pos = end;
         }
         Robots {
-            arena: self.arena.into_boxed_slice(),
-            lines: self.lines.into_boxed_slice(),
-            agents: self.agents.into_boxed_slice(),
-            rules: self.rules.into_boxed_slice(),
+            store: self.store.into_boxed_slice(),
             groups: self.groups.into_boxed_slice(),
-            sitemaps: self.sitemaps.into_boxed_slice(),
-            unknowns: self.unknowns.into_boxed_slice(),
+            checkpoints: self.checkpoints.into_boxed_slice(),
+            line_count: last_line,
             truncated,
         }
     }

@@ -39,30 +39,6 @@ impl Tag {
         }
     }
 
-    pub(crate) fn to_bits(tag: Option<Tag>) -> u16 {
-        let n = match tag {
-            None => 0,
-            Some(Tag::UserAgent) => 1,
-            Some(Tag::Allow) => 2,
-            Some(Tag::Disallow) => 3,
-            Some(Tag::Sitemap) => 4,
-            Some(Tag::Unknown) => 5,
-            Some(Tag::Unused) => 6,
-        };
-        n << TAG_SHIFT
-    }
-
-    fn from_bits(bits: u16) -> Option<Tag> {
-        match bits >> TAG_SHIFT {
-            1 => Some(Tag::UserAgent),
-            2 => Some(Tag::Allow),
-            3 => Some(Tag::Disallow),
-            4 => Some(Tag::Sitemap),
-            5 => Some(Tag::Unknown),
-            6 => Some(Tag::Unused),
-            _ => None,
-        }
-    }
 }
 
 impl fmt::Display for Tag {
@@ -71,17 +47,16 @@ impl fmt::Display for Tag {
     }
 }
 
-pub(crate) const EMPTY: u16 = 1 << 0;
-pub(crate) const HAS_COMMENT: u16 = 1 << 1;
-pub(crate) const IS_COMMENT: u16 = 1 << 2;
-pub(crate) const HAS_DIRECTIVE: u16 = 1 << 3;
-pub(crate) const TYPO: u16 = 1 << 4;
-pub(crate) const TOO_LONG: u16 = 1 << 5;
-pub(crate) const MISSING_COLON: u16 = 1 << 6;
+pub(crate) const EMPTY: u8 = 1 << 0;
+pub(crate) const HAS_COMMENT: u8 = 1 << 1;
+pub(crate) const IS_COMMENT: u8 = 1 << 2;
+pub(crate) const HAS_DIRECTIVE: u8 = 1 << 3;
+pub(crate) const TYPO: u8 = 1 << 4;
+pub(crate) const TOO_LONG: u8 = 1 << 5;
+pub(crate) const MISSING_COLON: u8 = 1 << 6;
 /// Set on lines that hold a NUL byte (an extension: the reference does
 /// not report it).
-pub(crate) const HAS_NUL: u16 = 1 << 7;
-const TAG_SHIFT: u32 = 8;
+pub(crate) const HAS_NUL: u8 = 1 << 7;
 
 /// What the parser found on one line, equal to the reference's line
 /// metadata and tag (`RobotsParsingReporter`).
@@ -101,12 +76,13 @@ const TAG_SHIFT: u32 = 8;
 #[derive(Clone, Copy, Eq, Hash, PartialEq)]
 pub struct LineReport {
     number: u32,
-    bits: u16,
+    bits: u8,
+    tag: Option<Tag>,
 }
 
 impl LineReport {
-    pub(crate) fn new(number: u32, bits: u16) -> LineReport {
-        LineReport { number, bits }
+    pub(crate) fn new(number: u32, bits: u8, tag: Option<Tag>) -> LineReport {
+        LineReport { number, bits, tag }
     }
 
     /// The line number, counted from 1.
@@ -117,7 +93,7 @@ impl LineReport {
     /// The directive the line holds, or `None` if it holds none. (The
     /// reference reports such lines with the tag `Unknown`.)
     pub fn tag(&self) -> Option<Tag> {
-        Tag::from_bits(self.bits)
+        self.tag
     }
 
     /// Returns true if and only if the line is empty or only whitespace.

@@ -3,6 +3,7 @@
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
 use core::mem::size_of;
 
@@ -10,53 +11,22 @@ use crate::matcher::{DecidingRule, Decision, Matcher};
 use crate::parse;
 use crate::path::{match_path, path_of, until_nul};
 use crate::pattern;
-use crate::report::LineReport;
+use crate::report::{LineReport, Tag};
+use crate::store::{Entries, Entry};
 
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AgentEntry {
-    pub(crate) off: u32,
-    pub(crate) line: u32,
-    pub(crate) len: u32,
-    pub(crate) token_len: u32,
-    pub(crate) global: bool,
-}
+/// How many lines apart the store keeps a checkpoint, for `Robots::line`.
+pub(crate) const CHECKPOINT_EVERY: u32 = 64;
 
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RuleEntry {
-    pub(crate) off: u32,
-    pub(crate) line: u32,
-    pub(crate) len: u32,
-    pub(crate) written_len: u32,
-    pub(crate) allow: bool,
-    /// True if the written form differs from the pattern; it is then
-    /// stored right after it.
-    pub(crate) differs: bool,
-}
-
+/// Where a group is in the store.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GroupEntry {
-    pub(crate) agent_start: u32,
-    pub(crate) rule_start: u32,
+    /// The store position and line of the group's first user-agent line.
+    pub(crate) pos: u32,
+    pub(crate) line: u32,
+    /// Where the next group starts (or the store ends), and the line
+    /// before it.
+    pub(crate) end_pos: u32,
     pub(crate) end_line: u32,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SitemapEntry {
-    pub(crate) off: u32,
-    pub(crate) line: u32,
-    pub(crate) len: u32,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct UnknownEntry {
-    /// The key, then the normalised value, then the written value if it
-    /// differs.
-    pub(crate) off: u32,
-    pub(crate) line: u32,
-    pub(crate) key_len: u32,
-    pub(crate) len: u32,
-    pub(crate) written_len: u32,
-    pub(crate) differs: bool,
 }
 
 /// A parsed robots.txt file.
@@ -85,13 +55,12 @@ pub(crate) struct UnknownEntry {
 /// ```
 #[derive(Clone)]
 pub struct Robots {
-    pub(crate) arena: Box<[u8]>,
-    pub(crate) lines: Box<[u16]>,
-    pub(crate) agents: Box<[AgentEntry]>,
-    pub(crate) rules: Box<[RuleEntry]>,
+    /// One entry per line (see the `store` module).
+    pub(crate) store: Box<[u8]>,
     pub(crate) groups: Box<[GroupEntry]>,
-    pub(crate) sitemaps: Box<[SitemapEntry]>,
-    pub(crate) unknowns: Box<[UnknownEntry]>,
+    /// The store position of lines 1, 1 + CHECKPOINT_EVERY, …
+    pub(crate) checkpoints: Box<[u32]>,
+    pub(crate) line_count: u32,
     pub(crate) truncated: bool,
 }
 
@@ -162,7 +131,7 @@ impl Robots {
             }
         }
         let best = if named { specific } else { global };
-        best.decision(self)
+        best.decision()
     }
 
     /// Returns a matcher for the crawler known by the given names, for
@@ -199,32 +168,22 @@ impl Robots {
 
     /// Returns the `allow` and `disallow` lines that come before the first
     /// `user-agent` line. They belong to no group and are ignored.
-    pub fn orphan_rules(
-        &self,
-    ) -> impl ExactSizeIterator<Item = Rule<'_>> + '_ {
-        let end = self
-            .groups
-            .first()
-            .map_or(self.rules.len(), |g| g.rule_start as usize);
-        self.rules[..end].iter().map(move |entry| Rule { robots: self, entry })
+    pub fn orphan_rules(&self) -> impl Iterator<Item = Rule<'_>> + '_ {
+        let end = self.groups.first().map_or(self.store.len(), |g| g.pos as usize);
+        self.entries(0, end, 1).filter_map(|(line, e)| Rule::from_entry(line, &e))
     }
 
     /// Returns the `sitemap` lines, in file order, wherever they are.
-    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Sitemap<'_>> + '_ {
-        self.sitemaps.iter().map(move |e| Sitemap {
-            line: e.line,
-            url: self.bytes(e.off, e.len),
+    pub fn sitemaps(&self) -> impl Iterator<Item = Sitemap<'_>> + '_ {
+        self.all_entries().filter_map(|(line, e)| {
+            (e.tag == Some(Tag::Sitemap)).then_some(Sitemap { line, url: e.value })
         })
     }
 
     /// Returns the lines whose key is none of `user-agent`, `allow`,
     /// `disallow` and `sitemap` (REP.md §5.6), in file order.
-    pub fn unknown_directives(
-        &self,
-    ) -> impl ExactSizeIterator<Item = UnknownDirective<'_>> + '_ {
-        self.unknowns
-            .iter()
-            .map(move |e| UnknownDirective { robots: self, entry: e })
+    pub fn unknown_directives(&self) -> impl Iterator<Item = UnknownDirective<'_>> + '_ {
+        self.all_entries().filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
     }
 
     /// Returns the report of every line, in order, from line 1.
@@ -232,21 +191,29 @@ impl Robots {
     /// There is always at least one line: the text after the last line
     /// break is a line, even if empty.
     pub fn lines(&self) -> impl ExactSizeIterator<Item = LineReport> + '_ {
-        self.lines
-            .iter()
-            .enumerate()
-            .map(|(i, &bits)| LineReport::new(i as u32 + 1, bits))
+        let mut entries = self.all_entries();
+        (0..self.line_count).map(move |i| match entries.next() {
+            Some((number, e)) => LineReport::new(number, e.bits, e.tag),
+            None => LineReport::new(i + 1, 0, None),
+        })
     }
 
     /// Returns the report of line `number` (from 1), if there is one.
     pub fn line(&self, number: u32) -> Option<LineReport> {
-        let index = (number as usize).checked_sub(1)?;
-        self.lines.get(index).map(|&bits| LineReport::new(number, bits))
+        let index = number.checked_sub(1)?;
+        if index >= self.line_count {
+            return None;
+        }
+        let checkpoint = index / CHECKPOINT_EVERY;
+        let pos = *self.checkpoints.get(checkpoint as usize)? as usize;
+        let first = checkpoint * CHECKPOINT_EVERY + 1;
+        let (line, e) = self.entries(pos, self.store.len(), first).nth((number - first) as usize)?;
+        Some(LineReport::new(line, e.bits, e.tag))
     }
 
     /// Returns the number of lines.
     pub fn line_count(&self) -> usize {
-        self.lines.len()
+        self.line_count as usize
     }
 
     /// Returns true if and only if the body was longer than
@@ -258,40 +225,21 @@ impl Robots {
 
     /// Returns the number of heap bytes this `Robots` holds on to.
     ///
-    /// Comments, key names of the four fields and whitespace are not kept,
-    /// so this is usually less than the size of the file.
+    /// Comments, the names of the four fields and whitespace are not kept:
+    /// this is less than the size of the file unless many values need
+    /// escaping.
     pub fn heap_size(&self) -> usize {
-        self.arena.len()
-            + self.lines.len() * size_of::<u16>()
-            + self.agents.len() * size_of::<AgentEntry>()
-            + self.rules.len() * size_of::<RuleEntry>()
+        self.store.len()
             + self.groups.len() * size_of::<GroupEntry>()
-            + self.sitemaps.len() * size_of::<SitemapEntry>()
-            + self.unknowns.len() * size_of::<UnknownEntry>()
+            + self.checkpoints.len() * size_of::<u32>()
     }
 
-    #[doc(hidden)]
-    pub fn sizes(&self) -> [usize; 7] {
-        [
-            self.arena.len(),
-            self.lines.len() * size_of::<u16>(),
-            self.agents.len() * size_of::<AgentEntry>(),
-            self.rules.len() * size_of::<RuleEntry>(),
-            self.groups.len() * size_of::<GroupEntry>(),
-            self.sitemaps.len() * size_of::<SitemapEntry>(),
-            self.unknowns.len() * size_of::<UnknownEntry>(),
-        ]
+    fn entries(&self, pos: usize, end: usize, line: u32) -> Entries<'_> {
+        Entries { s: &self.store, pos, end, line }
     }
 
-    pub(crate) fn bytes(&self, off: u32, len: u32) -> &[u8] {
-        let off = off as usize;
-        self.arena.get(off..off + len as usize).unwrap_or_default()
-    }
-
-    /// Returns the arena bytes as a string; the caller knows they are
-    /// ASCII (normalised patterns and values are).
-    pub(crate) fn ascii(&self, off: u32, len: u32) -> &str {
-        core::str::from_utf8(self.bytes(off, len)).unwrap_or_default()
+    fn all_entries(&self) -> Entries<'_> {
+        self.entries(0, self.store.len(), 1)
     }
 }
 
@@ -313,43 +261,35 @@ impl fmt::Debug for Robots {
 }
 
 /// The best allow and disallow match of one tier (specific or global), as
-/// the reference keeps them.
+/// the reference keeps them: (priority, rule, through the index retry).
 #[derive(Default)]
 struct Best<'a> {
-    allow: Option<(usize, &'a RuleEntry, bool)>,
-    disallow: Option<(usize, &'a RuleEntry, bool)>,
+    allow: Option<(usize, Rule<'a>, bool)>,
+    disallow: Option<(usize, Rule<'a>, bool)>,
 }
 
 impl<'a> Best<'a> {
     fn add_rules(&mut self, group: Group<'a>, path: &[u8]) {
         for rule in group.rules() {
             if let Some((priority, via_index)) = rule.priority_for_path(path) {
-                let slot = if rule.entry.allow {
-                    &mut self.allow
-                } else {
-                    &mut self.disallow
-                };
+                let slot = if rule.allow { &mut self.allow } else { &mut self.disallow };
                 // Strictly greater: among equals the earlier line is kept.
                 if slot.is_none_or(|(p, _, _)| priority > p) {
-                    *slot = Some((priority, rule.entry, via_index));
+                    *slot = Some((priority, rule, via_index));
                 }
             }
         }
     }
 
-    fn decision(self, robots: &'a Robots) -> Decision<'a> {
+    fn decision(self) -> Decision<'a> {
         let a = self.allow.map_or(-1, |(p, _, _)| p as i64);
         let d = self.disallow.map_or(-1, |(p, _, _)| p as i64);
         // The reference's `matching_line`: the disallow only if strictly
         // better, so a tie names the allow.
         let winner = if d > a { self.disallow } else { self.allow };
         let allowed = !(d > a && d > 0);
-        let rule = winner.map(|(priority, entry, via_index)| {
-            DecidingRule::new(
-                Rule { robots, entry }.view(),
-                priority,
-                via_index,
-            )
+        let rule = winner.map(|(priority, rule, via_index)| {
+            DecidingRule::new(rule.view(), priority, via_index)
         });
         Decision::new(allowed, rule)
     }
@@ -367,8 +307,9 @@ impl<'a> Group<'a> {
         &self.robots.groups[self.index]
     }
 
-    fn next(&self) -> Option<&'a GroupEntry> {
-        self.robots.groups.get(self.index + 1)
+    fn entries(&self) -> Entries<'a> {
+        let e = self.entry();
+        self.robots.entries(e.pos as usize, e.end_pos as usize, e.line)
     }
 
     /// The group's position among the groups, from 0.
@@ -378,7 +319,7 @@ impl<'a> Group<'a> {
 
     /// The line of the group's first `user-agent` line.
     pub fn line(&self) -> u32 {
-        self.agents().next().map_or(0, |a| a.line)
+        self.entry().line
     }
 
     /// The last line before the next group starts (or the file's last
@@ -389,44 +330,26 @@ impl<'a> Group<'a> {
     }
 
     /// The group's `user-agent` lines.
-    pub fn agents(&self) -> impl ExactSizeIterator<Item = Agent<'a>> + 'a {
-        let start = self.entry().agent_start as usize;
-        let end = self
-            .next()
-            .map_or(self.robots.agents.len(), |n| n.agent_start as usize);
-        let robots = self.robots;
-        robots.agents[start..end].iter().map(move |e| {
-            let value = robots.bytes(e.off, e.len);
-            Agent {
-                line: e.line,
-                value,
-                token: &value[..e.token_len as usize],
+    pub fn agents(&self) -> impl Iterator<Item = Agent<'a>> + 'a {
+        self.entries().filter_map(|(line, e)| {
+            (e.tag == Some(Tag::UserAgent)).then(|| Agent {
+                line,
+                value: e.value,
+                token: &e.value[..e.token_len],
                 global: e.global,
-            }
+            })
         })
     }
 
     /// The group's `allow` and `disallow` lines, in file order.
-    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + 'a {
-        let start = self.entry().rule_start as usize;
-        let end = self
-            .next()
-            .map_or(self.robots.rules.len(), |n| n.rule_start as usize);
-        let robots = self.robots;
-        robots.rules[start..end]
-            .iter()
-            .map(move |entry| Rule { robots, entry })
+    pub fn rules(&self) -> impl Iterator<Item = Rule<'a>> + 'a {
+        self.entries().filter_map(|(line, e)| Rule::from_entry(line, &e))
     }
 
     /// The unknown directives that belong to the group (from its first
     /// `user-agent` line up to the next group).
-    pub fn unknown_directives(
-        &self,
-    ) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
-        let (first, last) = (self.line(), self.end_line());
-        self.robots
-            .unknown_directives()
-            .filter(move |d| d.line() >= first && d.line() <= last)
+    pub fn unknown_directives(&self) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
+        self.entries().filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
     }
 
     /// Returns true if and only if one of the group's `user-agent` lines
@@ -456,8 +379,8 @@ impl<'a> Group<'a> {
 impl fmt::Debug for Group<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Group")
-            .field("agents", &self.agents().collect::<alloc::vec::Vec<_>>())
-            .field("rules", &self.rules().collect::<alloc::vec::Vec<_>>())
+            .field("agents", &self.agents().collect::<Vec<_>>())
+            .field("rules", &self.rules().collect::<Vec<_>>())
             .field("end_line", &self.end_line())
             .finish()
     }
@@ -538,8 +461,10 @@ impl fmt::Display for RuleKind {
 /// An `allow` or `disallow` line.
 #[derive(Clone, Copy)]
 pub struct Rule<'a> {
-    robots: &'a Robots,
-    entry: &'a RuleEntry,
+    line: u32,
+    allow: bool,
+    pattern: &'a str,
+    written: &'a [u8],
 }
 
 /// The parts of a rule that a decision reports, detached from `Robots`.
@@ -552,14 +477,25 @@ pub(crate) struct RuleView<'a> {
 }
 
 impl<'a> Rule<'a> {
+    fn from_entry(line: u32, e: &Entry<'a>) -> Option<Rule<'a>> {
+        let allow = match e.tag? {
+            Tag::Allow => true,
+            Tag::Disallow => false,
+            _ => return None,
+        };
+        // Normalised patterns are ASCII.
+        let pattern = core::str::from_utf8(e.value).unwrap_or_default();
+        Some(Rule { line, allow, pattern, written: e.written })
+    }
+
     /// The line number.
     pub fn line(&self) -> u32 {
-        self.entry.line
+        self.line
     }
 
     /// Allow or disallow.
     pub fn kind(&self) -> RuleKind {
-        if self.entry.allow {
+        if self.allow {
             RuleKind::Allow
         } else {
             RuleKind::Disallow
@@ -569,22 +505,17 @@ impl<'a> Rule<'a> {
     /// The normalised pattern, which is what paths are matched against
     /// ([`escape_pattern`](crate::escape_pattern)).
     pub fn pattern(&self) -> &'a str {
-        self.robots.ascii(self.entry.off, self.entry.len)
+        self.pattern
     }
 
     /// The value as written in the file (trimmed, comment removed).
     pub fn as_written(&self) -> &'a [u8] {
-        let e = self.entry;
-        if e.differs {
-            self.robots.bytes(e.off + e.len, e.written_len)
-        } else {
-            self.robots.bytes(e.off, e.len)
-        }
+        self.written
     }
 
     /// The pattern's priority when it matches: its length in bytes.
     pub fn priority(&self) -> usize {
-        self.entry.len as usize
+        self.pattern.len()
     }
 
     /// Returns the priority with which this rule matches the URL's path,
@@ -611,15 +542,12 @@ impl<'a> Rule<'a> {
     }
 
     /// Returns (priority, matched through the index.html retry).
-    pub(crate) fn priority_for_path(
-        &self,
-        path: &[u8],
-    ) -> Option<(usize, bool)> {
-        let pat = self.pattern().as_bytes();
+    pub(crate) fn priority_for_path(&self, path: &[u8]) -> Option<(usize, bool)> {
+        let pat = self.pattern.as_bytes();
         if pattern::matches(pat, path) {
             return Some((pat.len(), false));
         }
-        if self.entry.allow {
+        if self.allow {
             if let Some(keep) = pattern::index_fallback(pat) {
                 let (dir, _) = pat.split_at(keep);
                 if index_matches(dir, path) {
@@ -631,18 +559,13 @@ impl<'a> Rule<'a> {
     }
 
     pub(crate) fn view(&self) -> RuleView<'a> {
-        RuleView {
-            line: self.line(),
-            kind: self.kind(),
-            pattern: self.pattern(),
-            written: self.as_written(),
-        }
+        RuleView { line: self.line, kind: self.kind(), pattern: self.pattern, written: self.written }
     }
 }
 
 /// Returns true if the pattern `dir` followed by `$` matches `path`.
 fn index_matches(dir: &[u8], path: &[u8]) -> bool {
-    let mut pat = alloc::vec::Vec::with_capacity(dir.len() + 1);
+    let mut pat = Vec::with_capacity(dir.len() + 1);
     pat.extend_from_slice(dir);
     pat.push(b'$');
     pattern::matches(&pat, path)
@@ -690,50 +613,53 @@ impl<'a> Sitemap<'a> {
 /// written.
 #[derive(Clone, Copy)]
 pub struct UnknownDirective<'a> {
-    robots: &'a Robots,
-    entry: &'a UnknownEntry,
+    line: u32,
+    unused: bool,
+    key: &'a [u8],
+    value: &'a str,
+    written: &'a [u8],
 }
 
 impl<'a> UnknownDirective<'a> {
+    fn from_entry(line: u32, e: &Entry<'a>) -> Option<UnknownDirective<'a>> {
+        let unused = match e.tag? {
+            Tag::Unknown => false,
+            Tag::Unused => true,
+            _ => return None,
+        };
+        let value = core::str::from_utf8(e.value).unwrap_or_default();
+        Some(UnknownDirective { line, unused, key: e.key, value, written: e.written })
+    }
+
     /// The line number.
     pub fn line(&self) -> u32 {
-        self.entry.line
+        self.line
     }
 
     /// The key as written, such as `Crawl-delay`.
     pub fn key(&self) -> &'a [u8] {
-        self.robots.bytes(self.entry.off, self.entry.key_len)
+        self.key
     }
 
     /// The key as text, with invalid UTF-8 replaced.
     pub fn key_lossy(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.key())
+        String::from_utf8_lossy(self.key)
     }
 
     /// The value, normalised as the reference does for unknown keys.
     pub fn value(&self) -> &'a str {
-        let e = self.entry;
-        self.robots.ascii(e.off + e.key_len, e.len)
+        self.value
     }
 
     /// The value as written (trimmed, comment removed).
     pub fn as_written(&self) -> &'a [u8] {
-        let e = self.entry;
-        let value = e.off + e.key_len;
-        if e.differs {
-            self.robots.bytes(value + e.len, e.written_len)
-        } else {
-            self.robots.bytes(value, e.len)
-        }
+        self.written
     }
 
     /// Returns true if and only if the key is one that Google knows but
     /// does not use ([`UNUSED_KEYS`](crate::UNUSED_KEYS)).
     pub fn is_unused(&self) -> bool {
-        let key = self.key();
-        crate::UNUSED_KEYS
-            .iter()
-            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        self.unused
     }
 }
 

@@ -100,7 +100,7 @@ fn reports() {
                         .count())
                 }
                 "unknown_directives" => {
-                    serde_json::json!(robots.unknown_directives().len())
+                    serde_json::json!(robots.unknown_directives().count())
                 }
                 "last_line_seen" if stats => {
                     // The stats reporter sees only lines with a directive.
