@@ -58,7 +58,8 @@ pub(crate) fn is_global(value: &[u8]) -> bool {
 /// The six bytes that C's `isspace` accepts in the "C" locale.
 #[inline]
 pub(crate) fn is_c_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+    // One comparison rejects almost every byte.
+    b <= b' ' && (b == b' ' || (b'\t'..=b'\r').contains(&b))
 }
 
 #[inline]

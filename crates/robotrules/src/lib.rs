@@ -88,6 +88,7 @@ mod pattern;
 mod report;
 mod robots;
 mod store;
+mod swar;
 
 pub use crate::agent::{is_valid_agent, product_token};
 pub use crate::matcher::{DecidingRule, Decision, Matcher};

@@ -8,6 +8,7 @@ use crate::pattern;
 use crate::report::{self, Tag};
 use crate::robots::{GroupEntry, Robots, CHECKPOINT_EVERY};
 use crate::store;
+use crate::swar;
 
 /// The longest line content the reference keeps, in bytes.
 ///
@@ -63,19 +64,31 @@ pub(crate) fn parse(body: &[u8]) -> Robots {
     let mut number: u32 = 0;
     loop {
         number += 1;
-        match memchr::memchr2(b'\n', b'\r', rest) {
+        // Find the line's end, noting its first NUL on the way.
+        let mut nul = None;
+        let mut from = 0;
+        let end = loop {
+            let hit = match nul {
+                None => memchr::memchr3(b'\n', b'\r', 0, &rest[from..]),
+                Some(_) => memchr::memchr2(b'\n', b'\r', &rest[from..]),
+            };
+            match hit {
+                Some(at) if rest[from + at] == 0 => {
+                    nul = Some(from + at);
+                    from += at + 1;
+                }
+                Some(at) => break Some(from + at),
+                None => break None,
+            }
+        };
+        match end {
             Some(at) => {
-                p.line(number, &rest[..at]);
-                let skip =
-                    if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n') {
-                        2
-                    } else {
-                        1
-                    };
-                rest = &rest[at + skip..];
+                p.line(number, &rest[..at], nul);
+                let crlf = rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
+                rest = &rest[at + if crlf { 2 } else { 1 }..];
             }
             None => {
-                p.line(number, rest);
+                p.line(number, rest, nul);
                 break;
             }
         }
@@ -92,6 +105,12 @@ fn skip_bom(body: &[u8]) -> &[u8] {
     &body[n..]
 }
 
+/// Trims the bytes C's `isspace` accepts, at the start.
+fn trim_start(s: &[u8]) -> &[u8] {
+    let start = s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
+    &s[start..]
+}
+
 /// Trims the bytes C's `isspace` accepts, at both ends.
 fn trim(s: &[u8]) -> &[u8] {
     let start =
@@ -103,8 +122,26 @@ fn trim(s: &[u8]) -> &[u8] {
     &s[start..end]
 }
 
+/// Returns true if `s` starts with `prefix` (lower case ASCII letters, `-`
+/// and space), ignoring ASCII case.
+///
+/// Eight bytes at a time: `| 0x20` lower-cases letters and maps nothing
+/// else onto a letter; onto `-` and space it maps only CR and NUL, which
+/// never occur in a line's content.
 fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
-    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    if s.len() < prefix.len() {
+        return false;
+    }
+    let (mut s, mut prefix) = (s, prefix);
+    while let (Some(a), Some(b)) = (s.first_chunk::<8>(), prefix.first_chunk::<8>()) {
+        if u64::from_le_bytes(*a) | FOLD != u64::from_le_bytes(*b) | FOLD {
+            return false;
+        }
+        s = &s[8..];
+        prefix = &prefix[8..];
+    }
+    prefix.iter().zip(s).all(|(p, c)| *p == c | 0x20)
 }
 
 /// Classifies a key, and says whether it is an accepted typo.
@@ -112,35 +149,47 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
 /// The typo flag mirrors the reference, where each check in turn
 /// overwrites it: it is the flag of the check that decided.
 fn classify(key: &[u8]) -> (Key, bool) {
-    let any =
-        |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
-    let typo = any(&[b"useragent", b"user agent"]);
-    if typo || starts_with_ignore_case(key, b"user-agent") {
-        return (Key::UserAgent, typo);
-    }
-    if starts_with_ignore_case(key, b"allow") {
-        return (Key::Allow, false);
-    }
-    let typo = any(&[
-        b"dissallow",
-        b"dissalow",
-        b"disalow",
-        b"diasllow",
-        b"disallaw",
-    ]);
-    if typo || starts_with_ignore_case(key, b"disallow") {
-        return (Key::Disallow, typo);
-    }
-    let typo = starts_with_ignore_case(key, b"site-map");
-    if typo || starts_with_ignore_case(key, b"sitemap") {
-        return (Key::Sitemap, typo);
+    let any = |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
+    // Every known key and typo starts with one of these letters; the
+    // right spelling is tried before the typos.
+    match key.first().map(u8::to_ascii_lowercase) {
+        Some(b'u') => {
+            if starts_with_ignore_case(key, b"user-agent") {
+                return (Key::UserAgent, false);
+            }
+            if any(&[b"useragent", b"user agent"]) {
+                return (Key::UserAgent, true);
+            }
+        }
+        Some(b'a') => {
+            if starts_with_ignore_case(key, b"allow") {
+                return (Key::Allow, false);
+            }
+        }
+        Some(b'd') => {
+            if starts_with_ignore_case(key, b"disallow") {
+                return (Key::Disallow, false);
+            }
+            if any(&[b"dissallow", b"dissalow", b"disalow", b"diasllow", b"disallaw"]) {
+                return (Key::Disallow, true);
+            }
+        }
+        Some(b's') => {
+            if starts_with_ignore_case(key, b"sitemap") {
+                return (Key::Sitemap, false);
+            }
+            if starts_with_ignore_case(key, b"site-map") {
+                return (Key::Sitemap, true);
+            }
+        }
+        _ => {}
     }
     (Key::Unknown, false)
 }
 
 /// Returns true if `key` is one of [`UNUSED_KEYS`].
 fn is_unused_key(key: &[u8]) -> bool {
-    UNUSED_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+    UNUSED_KEYS.iter().any(|k| k.len() == key.len() && key.eq_ignore_ascii_case(k.as_bytes()))
 }
 
 /// Splits a line's content into key and value.
@@ -149,12 +198,25 @@ fn is_unused_key(key: &[u8]) -> bool {
 /// directive (REP.md §5, steps 1–4).
 fn split_line(content: &[u8]) -> (u8, Option<(&[u8], &[u8])>) {
     let mut bits = 0;
-    let mut line = content;
-    if let Some(at) = memchr::memchr(b'#', line) {
-        bits |= report::HAS_COMMENT;
-        line = &line[..at];
+    // The comment, and the first colon before it.
+    let mut end = content.len();
+    let mut colon = None;
+    match swar::find2(content, b'#', b':') {
+        Some(at) if content[at] == b':' => {
+            colon = Some(at);
+            if let Some(hash) = swar::find1(&content[at + 1..], b'#') {
+                bits |= report::HAS_COMMENT;
+                end = at + 1 + hash;
+            }
+        }
+        Some(at) => {
+            bits |= report::HAS_COMMENT;
+            end = at;
+        }
+        None => {}
     }
-    let line = trim(line);
+    let untrimmed = &content[..end];
+    let line = trim(untrimmed);
     if line.is_empty() {
         bits |= if bits & report::HAS_COMMENT != 0 {
             report::IS_COMMENT
@@ -163,8 +225,10 @@ fn split_line(content: &[u8]) -> (u8, Option<(&[u8], &[u8])>) {
         };
         return (bits, None);
     }
-    let sep = match memchr::memchr(b':', line) {
-        Some(at) => at,
+    // `:` is not whitespace, so it is inside the trimmed line.
+    let lead = untrimmed.len() - trim_start(untrimmed).len();
+    let sep = match colon {
+        Some(at) => at - lead,
         None => {
             // A missing colon is accepted only between exactly two runs of
             // non-whitespace: `disallow /x`, not `disallow / x`.
@@ -202,7 +266,8 @@ struct Parser {
 }
 
 impl Parser {
-    fn line(&mut self, number: u32, raw: &[u8]) {
+    /// Parses line `number`, whose first NUL (if any) is at `nul`.
+    fn line(&mut self, number: u32, raw: &[u8], nul: Option<usize>) {
         if (number - 1) % CHECKPOINT_EVERY == 0 {
             self.checkpoints.push(self.store.len() as u32);
         }
@@ -212,7 +277,7 @@ impl Parser {
             bits |= report::TOO_LONG;
             content = &content[..MAX_LINE_LEN];
         }
-        if let Some(at) = memchr::memchr(0, content) {
+        if let Some(at) = nul.filter(|&at| at < content.len()) {
             bits |= report::HAS_NUL;
             content = &content[..at];
         }

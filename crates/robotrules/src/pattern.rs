@@ -43,7 +43,9 @@ pub fn escape_pattern(value: &[u8]) -> Cow<'_, str> {
 
 /// Returns true if and only if `escape_pattern` would change `value`.
 pub(crate) fn needs_escape(value: &[u8]) -> bool {
-    let mut i = 0;
+    let Some(mut i) = crate::swar::find_escape_candidate(value) else {
+        return false;
+    };
     while i < value.len() {
         let b = value[i];
         if b >= 0x80 {
@@ -116,7 +118,7 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
     };
     for next in segments {
         if !segment.is_empty() {
-            match memmem::find(rest, segment) {
+            match find_in(rest, segment) {
                 Some(at) => rest = &rest[at + segment.len()..],
                 None => return false,
             }
@@ -126,7 +128,7 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
     if anchored {
         rest.ends_with(segment)
     } else {
-        segment.is_empty() || memmem::find(rest, segment).is_some()
+        segment.is_empty() || find_in(rest, segment).is_some()
     }
 }
 
@@ -297,10 +299,26 @@ impl Wild {
 /// plain scan costs less than setting up the vectorised search.
 #[inline]
 fn find(finder: &memmem::Finder<'_>, hay: &[u8]) -> Option<usize> {
-    if hay.len() > 64 {
+    if hay.len() > SHORT {
         return finder.find(hay);
     }
-    let needle = finder.needle();
+    find_short(hay, finder.needle())
+}
+
+/// Haystacks up to this long are searched with a plain scan.
+const SHORT: usize = 64;
+
+/// Finds `needle` (non-empty) in `hay`, choosing the search by length.
+#[inline]
+fn find_in(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if hay.len() > SHORT {
+        return memmem::find(hay, needle);
+    }
+    find_short(hay, needle)
+}
+
+#[inline]
+fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, tail) = needle.split_first()?;
     let last_start = hay.len().checked_sub(needle.len())?;
     (0..=last_start).find(|&i| {
