@@ -5,7 +5,9 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BatchSize, Criterion, Throughput,
+};
 use robotrules_bench::{corpus, file, urls, CHECKS_FILE, TYPICAL_FILE};
 
 const AGENT: &str = "Googlebot";
@@ -39,7 +41,10 @@ impl robotstxt::RobotsParseHandler for Count {
 fn parse(c: &mut Criterion) {
     let files = corpus();
     // `robotstxt` takes `&str`: convert once, outside the timing.
-    let texts: Vec<String> = files.iter().map(|(_, b)| String::from_utf8_lossy(b).into_owned()).collect();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .collect();
     let bytes: u64 = files.iter().map(|(_, b)| b.len() as u64).sum();
     let mut g = c.benchmark_group("parse_corpus");
     g.throughput(Throughput::Bytes(bytes));
@@ -63,14 +68,18 @@ fn parse(c: &mut Criterion) {
     g.bench_function("texting_robots", |b| {
         b.iter(|| {
             for (_, body) in &files {
-                let _ = black_box(texting_robots::Robot::new(AGENT, black_box(body)));
+                let _ = black_box(texting_robots::Robot::new(
+                    AGENT,
+                    black_box(body),
+                ));
             }
         })
     });
     g.bench_function("robotxt", |b| {
         b.iter(|| {
             for (_, body) in &files {
-                black_box(robotxt::Robots::parse(black_box(body), AGENT));
+                let _ =
+                    black_box(robotxt::Robots::parse(black_box(body), AGENT));
             }
         })
     });
@@ -82,7 +91,8 @@ fn checks(c: &mut Criterion) {
     let body = file(CHECKS_FILE);
     let text = String::from_utf8_lossy(&body).into_owned();
     let urls = urls(&body, 100_000);
-    let paths: Vec<String> = urls.iter().map(|u| robotrules::path_of(u).into_owned()).collect();
+    let paths: Vec<String> =
+        urls.iter().map(|u| robotrules::path_of(u).into_owned()).collect();
     let mut g = c.benchmark_group("checks_100_rules");
     g.sample_size(10);
     g.throughput(Throughput::Elements(urls.len() as u64));
@@ -90,19 +100,30 @@ fn checks(c: &mut Criterion) {
     let robots = robotrules::Robots::parse(&body);
     let matcher = robots.matcher(&[AGENT]);
     g.bench_function("robotrules_matcher", |b| {
-        b.iter(|| urls.iter().filter(|u| matcher.is_allowed(black_box(u))).count())
+        b.iter(|| {
+            urls.iter().filter(|u| matcher.is_allowed(black_box(u))).count()
+        })
     });
     g.bench_function("robotrules_one_shot", |b| {
-        b.iter(|| urls.iter().filter(|u| robots.is_allowed(AGENT, black_box(u))).count())
+        b.iter(|| {
+            urls.iter()
+                .filter(|u| robots.is_allowed(AGENT, black_box(u)))
+                .count()
+        })
     });
-    let texting = texting_robots::Robot::new(AGENT, &body).expect("texting_robots parses the file");
+    let texting = texting_robots::Robot::new(AGENT, &body)
+        .expect("texting_robots parses the file");
     g.bench_function("texting_robots", |b| {
-        b.iter(|| urls.iter().filter(|u| texting.allowed(black_box(u))).count())
+        b.iter(|| {
+            urls.iter().filter(|u| texting.allowed(black_box(u))).count()
+        })
     });
     let robotxt = robotxt::Robots::parse(&body, AGENT);
     g.bench_function("robotxt", |b| {
         // robotxt takes the path, which is given to it ready-made.
-        b.iter(|| paths.iter().filter(|p| robotxt.is_allowed(black_box(p))).count())
+        b.iter(|| {
+            paths.iter().filter(|p| robotxt.is_allowed(black_box(p))).count()
+        })
     });
     // robotstxt re-parses the file for every check: 5,000 URLs are plenty.
     let few = &urls[..5_000];
@@ -111,7 +132,12 @@ fn checks(c: &mut Criterion) {
         b.iter(|| {
             few.iter()
                 .filter(|u| {
-                    robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(&text, AGENT, black_box(u))
+                    robotstxt::DefaultMatcher::default()
+                        .one_agent_allowed_by_robots(
+                            &text,
+                            AGENT,
+                            black_box(u),
+                        )
                 })
                 .count()
         })
@@ -127,17 +153,32 @@ fn parse_and_check(c: &mut Criterion) {
     let mut g = c.benchmark_group("parse_and_one_check_5kb");
     g.throughput(Throughput::Bytes(body.len() as u64));
     g.bench_function("robotrules", |b| {
-        b.iter(|| robotrules::Robots::parse(black_box(&body)).is_allowed(AGENT, black_box(url)))
+        b.iter(|| {
+            robotrules::Robots::parse(black_box(&body))
+                .is_allowed(AGENT, black_box(url))
+        })
     });
     g.bench_function("robotstxt", |b| {
-        b.iter(|| robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(black_box(&text), AGENT, url))
+        b.iter(|| {
+            robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
+                black_box(&text),
+                AGENT,
+                url,
+            )
+        })
     });
     g.bench_function("texting_robots", |b| {
-        b.iter(|| texting_robots::Robot::new(AGENT, black_box(&body)).map(|r| r.allowed(black_box(url))))
+        b.iter(|| {
+            texting_robots::Robot::new(AGENT, black_box(&body))
+                .map(|r| r.allowed(black_box(url)))
+        })
     });
     let path = robotrules::path_of(url).into_owned();
     g.bench_function("robotxt", |b| {
-        b.iter(|| robotxt::Robots::parse(black_box(&body), AGENT).is_allowed(black_box(&path)))
+        b.iter(|| {
+            robotxt::Robots::parse(black_box(&body), AGENT)
+                .is_allowed(black_box(&path))
+        })
     });
     g.bench_function("robotrules_matcher_build", |b| {
         b.iter_batched(

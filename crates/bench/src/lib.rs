@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 pub fn shared_dir() -> PathBuf {
     match std::env::var_os("ROBOTRULES_SHARED") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        None => {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+        }
     }
 }
 
@@ -22,7 +24,10 @@ pub fn corpus() -> Vec<(String, Vec<u8>)> {
         .filter(|p| p.is_file())
         .collect();
     files.sort();
-    files.into_iter().map(|p| (name(&p), std::fs::read(&p).expect("read"))).collect()
+    files
+        .into_iter()
+        .map(|p| (name(&p), std::fs::read(&p).expect("read")))
+        .collect()
 }
 
 fn name(p: &Path) -> String {
@@ -32,7 +37,8 @@ fn name(p: &Path) -> String {
 /// One corpus file by name.
 pub fn file(name: &str) -> Vec<u8> {
     let path = shared_dir().join("corpus/real").join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+    std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
 /// The file of the checks benchmark: a `*` group of 100 rules, 42 of them
@@ -50,19 +56,44 @@ pub fn urls(body: &[u8], n: usize) -> Vec<String> {
     let robots = robotrules::Robots::parse(body);
     let stems: Vec<String> = robots
         .groups()
-        .flat_map(|g| g.rules().map(|r| r.pattern().to_string()).collect::<Vec<_>>())
+        .flat_map(|g| {
+            g.rules().map(|r| r.pattern().to_string()).collect::<Vec<_>>()
+        })
         .filter(|p| p.starts_with('/'))
         .map(|p| p.trim_end_matches('$').replace('*', "x"))
         .collect();
     let site: Vec<String> = [
-        "/", "/products/", "/web/p/", "/search", "/help/contact", "/static/app.js",
-        "/images/logo.png", "/en-gb/", "/about-us/careers", "/blog/2024/05/title-of-post",
-        "/category/electrical/cables", "/c/tools/hand-tools/screwdrivers", "/p/123-4567",
-        "/news", "/sitemap.xml", "/account/login", "/assets/css/main.css", "/de/produkte/",
+        "/",
+        "/products/",
+        "/web/p/",
+        "/search",
+        "/help/contact",
+        "/static/app.js",
+        "/images/logo.png",
+        "/en-gb/",
+        "/about-us/careers",
+        "/blog/2024/05/title-of-post",
+        "/category/electrical/cables",
+        "/c/tools/hand-tools/screwdrivers",
+        "/p/123-4567",
+        "/news",
+        "/sitemap.xml",
+        "/account/login",
+        "/assets/css/main.css",
+        "/de/produkte/",
     ]
     .map(String::from)
     .to_vec();
-    let tails = ["", "abc", "12345.html", "a/b/c", "?page=2", "?sort-by=price&page=3", "&cid=7", "x.pdf"];
+    let tails = [
+        "",
+        "abc",
+        "12345.html",
+        "a/b/c",
+        "?page=2",
+        "?sort-by=price&page=3",
+        "&cid=7",
+        "x.pdf",
+    ];
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state ^= state << 13;

@@ -351,11 +351,14 @@ impl Matcher {
         }
         let set = pattern::byte_set(path);
         if overflow {
-            self.walk(path, |node, _, depth| self.check_wild(node, path, depth, set, &mut best));
+            self.walk(path, |node, _, depth| {
+                self.check_wild(node, path, depth, set, &mut best)
+            });
         } else {
             for &(index, depth) in &stack[..stacked] {
                 let node = &self.nodes[index as usize];
-                if !self.check_wild(node, path, depth as usize, set, &mut best) {
+                if !self.check_wild(node, path, depth as usize, set, &mut best)
+                {
                     break;
                 }
             }
@@ -366,7 +369,14 @@ impl Matcher {
     /// Checks a node's wildcard rules that could beat `best`; returns
     /// false once nothing can (`best` is 0).
     #[inline]
-    fn check_wild(&self, node: &Node, path: &[u8], depth: usize, set: u128, best: &mut u32) -> bool {
+    fn check_wild(
+        &self,
+        node: &Node,
+        path: &[u8],
+        depth: usize,
+        set: u128,
+        best: &mut u32,
+    ) -> bool {
         let (start, end) = node.wild;
         for group in &self.groups[start as usize..end as usize] {
             if group.common & !set != 0 {
@@ -378,7 +388,9 @@ impl Matcher {
                     break;
                 }
                 if w.required & !set == 0
-                    && self.rules[w.index as usize].tail.matches_wild(&path[depth..])
+                    && self.rules[w.index as usize]
+                        .tail
+                        .matches_wild(&path[depth..])
                 {
                     *best = w.index;
                     break;
@@ -392,7 +404,11 @@ impl Matcher {
     /// root down, with the length of that prefix, while `visit` says to go
     /// on.
     #[inline]
-    fn walk(&self, path: &[u8], mut visit: impl FnMut(&Node, u32, usize) -> bool) {
+    fn walk(
+        &self,
+        path: &[u8],
+        mut visit: impl FnMut(&Node, u32, usize) -> bool,
+    ) {
         let text = self.text.as_bytes();
         let mut index = 0u32;
         let mut node = &self.nodes[0];
@@ -405,7 +421,10 @@ impl Matcher {
             let (start, end) = (node.edges.0 as usize, node.edges.1 as usize);
             let at = if node.dense == u32::MAX {
                 // Few children: a short scan of sorted bytes.
-                match self.edge_bytes[start..end].iter().position(|&b| b >= next) {
+                match self.edge_bytes[start..end]
+                    .iter()
+                    .position(|&b| b >= next)
+                {
                     Some(at) if self.edge_bytes[start + at] == next => at,
                     _ => return,
                 }
@@ -423,7 +442,9 @@ impl Matcher {
             let label = &text[off as usize..(off + len) as usize];
             let rest = &path[depth..];
             // Labels are short: a plain loop beats a call to memcmp.
-            if rest.len() < label.len() || label.iter().zip(rest).any(|(a, b)| a != b) {
+            if rest.len() < label.len()
+                || label.iter().zip(rest).any(|(a, b)| a != b)
+            {
                 return;
             }
             depth += label.len();
@@ -475,7 +496,13 @@ impl Builder {
         let mut wild = Vec::new();
         let mut groups = Vec::new();
         let mut label_text: Vec<u8> = Vec::new();
-        b.emit(&rules, &mut nodes, &mut edges, (&mut wild, &mut groups), &mut label_text);
+        b.emit(
+            &rules,
+            &mut nodes,
+            &mut edges,
+            (&mut wild, &mut groups),
+            &mut label_text,
+        );
         let (edge_bytes, edge_targets, dense) = edges;
         let base = text.len() as u32;
         // Labels are ASCII: they come from normalised patterns.
@@ -522,7 +549,10 @@ impl Builder {
         // Each entry: (trie node, its label, the edge slot to fill).
         let mut stack = alloc::vec![(0usize, Vec::new(), None::<usize>)];
         while let Some((mut trie, mut label, slot)) = stack.pop() {
-            while slot.is_some() && self.rules[trie].is_empty() && self.children[trie].len() == 1 {
+            while slot.is_some()
+                && self.rules[trie].is_empty()
+                && self.children[trie].len() == 1
+            {
                 let (byte, child) = self.children[trie][0];
                 label.push(byte);
                 trie = child;
@@ -552,7 +582,10 @@ impl Builder {
                     common &= required;
                     wild.push(WildRef { required, index });
                 }
-                groups.push(WildGroup { common, rules: (start, wild.len() as u32) });
+                groups.push(WildGroup {
+                    common,
+                    rules: (start, wild.len() as u32),
+                });
             }
             let mut children = self.children[trie].clone();
             children.sort_unstable();
@@ -560,15 +593,23 @@ impl Builder {
             for &(byte, child) in &children {
                 edge_bytes.push(byte);
                 edge_targets.push(0);
-                stack.push((child, alloc::vec![byte], Some(edge_targets.len() - 1)));
+                stack.push((
+                    child,
+                    alloc::vec![byte],
+                    Some(edge_targets.len() - 1),
+                ));
             }
             let mut table = u32::MAX;
-            if children.len() > DENSE_FROM && children.len() < usize::from(NO_EDGE) {
+            if children.len() > DENSE_FROM
+                && children.len() < usize::from(NO_EDGE)
+            {
                 table = dense.len() as u32;
                 dense.resize(dense.len() + 128, NO_EDGE);
                 for (at, &(byte, _)) in children.iter().enumerate() {
                     // Patterns are normalised to ASCII, so every byte < 128.
-                    if let Some(slot) = dense.get_mut(table as usize + usize::from(byte)) {
+                    if let Some(slot) =
+                        dense.get_mut(table as usize + usize::from(byte))
+                    {
                         *slot = at as u8;
                     }
                 }

@@ -84,7 +84,8 @@ pub(crate) fn parse(body: &[u8]) -> Robots {
         match end {
             Some(at) => {
                 p.line(number, &rest[..at], nul);
-                let crlf = rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
+                let crlf =
+                    rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
                 rest = &rest[at + if crlf { 2 } else { 1 }..];
             }
             None => {
@@ -107,7 +108,8 @@ fn skip_bom(body: &[u8]) -> &[u8] {
 
 /// Trims the bytes C's `isspace` accepts, at the start.
 fn trim_start(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
+    let start =
+        s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
     &s[start..]
 }
 
@@ -134,7 +136,9 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
         return false;
     }
     let (mut s, mut prefix) = (s, prefix);
-    while let (Some(a), Some(b)) = (s.first_chunk::<8>(), prefix.first_chunk::<8>()) {
+    while let (Some(a), Some(b)) =
+        (s.first_chunk::<8>(), prefix.first_chunk::<8>())
+    {
         if u64::from_le_bytes(*a) | FOLD != u64::from_le_bytes(*b) | FOLD {
             return false;
         }
@@ -149,7 +153,8 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
 /// The typo flag mirrors the reference, where each check in turn
 /// overwrites it: it is the flag of the check that decided.
 fn classify(key: &[u8]) -> (Key, bool) {
-    let any = |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
+    let any =
+        |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
     // Every known key and typo starts with one of these letters; the
     // right spelling is tried before the typos.
     match key.first().map(u8::to_ascii_lowercase) {
@@ -161,16 +166,20 @@ fn classify(key: &[u8]) -> (Key, bool) {
                 return (Key::UserAgent, true);
             }
         }
-        Some(b'a') => {
-            if starts_with_ignore_case(key, b"allow") {
-                return (Key::Allow, false);
-            }
+        Some(b'a') if starts_with_ignore_case(key, b"allow") => {
+            return (Key::Allow, false);
         }
         Some(b'd') => {
             if starts_with_ignore_case(key, b"disallow") {
                 return (Key::Disallow, false);
             }
-            if any(&[b"dissallow", b"dissalow", b"disalow", b"diasllow", b"disallaw"]) {
+            if any(&[
+                b"dissallow",
+                b"dissalow",
+                b"disalow",
+                b"diasllow",
+                b"disallaw",
+            ]) {
                 return (Key::Disallow, true);
             }
         }
@@ -189,14 +198,19 @@ fn classify(key: &[u8]) -> (Key, bool) {
 
 /// Returns true if `key` is one of [`UNUSED_KEYS`].
 fn is_unused_key(key: &[u8]) -> bool {
-    UNUSED_KEYS.iter().any(|k| k.len() == key.len() && key.eq_ignore_ascii_case(k.as_bytes()))
+    UNUSED_KEYS.iter().any(|k| {
+        k.len() == key.len() && key.eq_ignore_ascii_case(k.as_bytes())
+    })
 }
+
+/// A key and its value.
+type KeyValue<'a> = (&'a [u8], &'a [u8]);
 
 /// Splits a line's content into key and value.
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
 /// directive (REP.md §5, steps 1–4).
-fn split_line(content: &[u8]) -> (u8, Option<(&[u8], &[u8])>) {
+fn split_line(content: &[u8]) -> (u8, Option<KeyValue<'_>>) {
     let mut bits = 0;
     // The comment, and the first colon before it.
     let mut end = content.len();
@@ -307,7 +321,14 @@ impl Parser {
         }
     }
 
-    fn directive(&mut self, line: u32, bits: u8, kind: Key, key: &[u8], value: &[u8]) {
+    fn directive(
+        &mut self,
+        line: u32,
+        bits: u8,
+        kind: Key,
+        key: &[u8],
+        value: &[u8],
+    ) {
         match kind {
             Key::UserAgent => {
                 if self.groups.is_empty() || self.group_has_rules {
@@ -316,34 +337,81 @@ impl Parser {
                         last.end_line = line - 1;
                         last.end_pos = pos;
                     }
-                    self.groups.push(GroupEntry { pos, end_pos: pos, line, end_line: line });
+                    self.groups.push(GroupEntry {
+                        pos,
+                        end_pos: pos,
+                        line,
+                        end_line: line,
+                    });
                     self.group_has_rules = false;
                 }
                 let token = agent::product_token(value).len();
-                store::put_agent(&mut self.store, bits, value, token, agent::is_global(value));
+                store::put_agent(
+                    &mut self.store,
+                    bits,
+                    value,
+                    token,
+                    agent::is_global(value),
+                );
             }
             Key::Allow | Key::Disallow => {
                 if !self.groups.is_empty() {
                     self.group_has_rules = true;
                 }
-                let tag = if kind == Key::Allow { Tag::Allow } else { Tag::Disallow };
+                let tag = if kind == Key::Allow {
+                    Tag::Allow
+                } else {
+                    Tag::Disallow
+                };
                 if self.escape(value) {
                     let escaped = core::mem::take(&mut self.escaped);
-                    store::put_valued(&mut self.store, bits, tag, None, escaped.as_bytes(), Some(value));
+                    store::put_valued(
+                        &mut self.store,
+                        bits,
+                        tag,
+                        None,
+                        escaped.as_bytes(),
+                        Some(value),
+                    );
                     self.escaped = escaped;
                 } else {
-                    store::put_valued(&mut self.store, bits, tag, None, value, None);
+                    store::put_valued(
+                        &mut self.store,
+                        bits,
+                        tag,
+                        None,
+                        value,
+                        None,
+                    );
                 }
             }
             Key::Sitemap => store::put_sitemap(&mut self.store, bits, value),
             Key::Unknown => {
-                let tag = if is_unused_key(key) { Tag::Unused } else { Tag::Unknown };
+                let tag = if is_unused_key(key) {
+                    Tag::Unused
+                } else {
+                    Tag::Unknown
+                };
                 if self.escape(value) {
                     let escaped = core::mem::take(&mut self.escaped);
-                    store::put_valued(&mut self.store, bits, tag, Some(key), escaped.as_bytes(), Some(value));
+                    store::put_valued(
+                        &mut self.store,
+                        bits,
+                        tag,
+                        Some(key),
+                        escaped.as_bytes(),
+                        Some(value),
+                    );
                     self.escaped = escaped;
                 } else {
-                    store::put_valued(&mut self.store, bits, tag, Some(key), value, None);
+                    store::put_valued(
+                        &mut self.store,
+                        bits,
+                        tag,
+                        Some(key),
+                        value,
+                        None,
+                    );
                 }
             }
         }

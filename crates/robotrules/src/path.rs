@@ -67,7 +67,10 @@ fn path_start(b: &[u8], start: usize) -> Option<usize> {
         return Some(start + early);
     }
     let after = early + 2;
-    rest[after..].iter().position(|&c| matches!(c, b'/' | b'?' | b';')).map(|at| start + after + at)
+    rest[after..]
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b';'))
+        .map(|at| start + after + at)
 }
 
 /// Returns the path that rules are matched against: [`path_of`], cut at
@@ -83,7 +86,8 @@ pub(crate) fn match_path(url: &str) -> Cow<'_, [u8]> {
     if b[start..begin].contains(&b'#') {
         return Cow::Borrowed(b"/");
     }
-    let end = memchr::memchr2(b'#', 0, &b[begin..]).map_or(b.len(), |at| begin + at);
+    let end =
+        memchr::memchr2(b'#', 0, &b[begin..]).map_or(b.len(), |at| begin + at);
     let path = &b[begin..end];
     if b[begin] == b'/' {
         Cow::Borrowed(path)

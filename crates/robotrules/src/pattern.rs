@@ -106,15 +106,35 @@ pub(crate) fn escape_into(value: &[u8], out: &mut String) {
 /// the reference's set-of-positions walk and runs in
 /// O(|path| · |pattern|) at worst.
 pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
+    matches_in(pattern, path, &mut || byte_set(path))
+}
+
+/// Like `matches`, with the byte set of `path` computed by `path_set` at
+/// most once, and only for patterns with a `*`: a path that lacks a byte
+/// the pattern needs after its `*` cannot match, and most do.
+pub(crate) fn matches_in(
+    pattern: &[u8],
+    path: &[u8],
+    path_set: &mut impl FnMut() -> u128,
+) -> bool {
     let (pattern, anchored) = split_anchor(pattern);
-    let mut segments = pattern.split(|&b| b == b'*');
-    // `split` always yields at least one item.
-    let first = segments.next().unwrap_or_default();
+    // Patterns are short: a loop beats a call to memchr.
+    let star = pattern.iter().position(|&b| b == b'*');
+    let first = &pattern[..star.unwrap_or(pattern.len())];
     let Some(mut rest) = path.strip_prefix(first) else {
         return false;
     };
-    let Some(mut segment) = segments.next() else {
+    let Some(star) = star else {
         return !anchored || rest.is_empty();
+    };
+    let after = &pattern[star + 1..];
+    if byte_set(after) & !(1u128 << b'*') & !path_set() != 0 {
+        return false;
+    }
+    let mut segments = after.split(|&b| b == b'*');
+    // `split` always yields at least one item.
+    let Some(mut segment) = segments.next() else {
+        return true;
     };
     for next in segments {
         if !segment.is_empty() {
@@ -228,7 +248,8 @@ pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
     let last_finder = (!anchored && !last.is_empty())
         .then(|| memmem::Finder::new(last).into_owned());
     let required = byte_set(&body[star + 1..]) & !(1u128 << b'*');
-    let wild = Wild { middle, last: last.into(), last_finder, anchored, required };
+    let wild =
+        Wild { middle, last: last.into(), last_finder, anchored, required };
     (star, Tail::Wild(Box::new(wild)))
 }
 

@@ -38,7 +38,6 @@ impl Tag {
             Tag::Unused => "Unused",
         }
     }
-
 }
 
 impl fmt::Display for Tag {

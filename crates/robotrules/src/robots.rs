@@ -92,7 +92,7 @@ impl Robots {
     /// matched without regard to ASCII case and never cut: `FooBot/1.0`
     /// matches no line. `url` is a full or relative URL, already
     /// percent-encoded; only its path, parameters and query count
-    /// ([`path_of`](crate::path_of)).
+    /// ([`path_of`]).
     ///
     /// This is the reference's `OneAgentAllowedByRobots`. For many checks
     /// for the same crawler, [`Robots::matcher`] is faster.
@@ -121,13 +121,16 @@ impl Robots {
         let mut specific = Best::default();
         let mut global = Best::default();
         let mut named = false;
+        let mut set = None;
+        let mut path_set =
+            || *set.get_or_insert_with(|| pattern::byte_set(path));
         for group in self.groups() {
             let (is_named, is_global) = group.applies_to(agents);
             if is_named {
                 named = true;
-                specific.add_rules(group, path);
+                specific.add_rules(group, path, &mut path_set);
             } else if is_global && !named {
-                global.add_rules(group, path);
+                global.add_rules(group, path, &mut path_set);
             }
         }
         let best = if named { specific } else { global };
@@ -169,21 +172,27 @@ impl Robots {
     /// Returns the `allow` and `disallow` lines that come before the first
     /// `user-agent` line. They belong to no group and are ignored.
     pub fn orphan_rules(&self) -> impl Iterator<Item = Rule<'_>> + '_ {
-        let end = self.groups.first().map_or(self.store.len(), |g| g.pos as usize);
-        self.entries(0, end, 1).filter_map(|(line, e)| Rule::from_entry(line, &e))
+        let end =
+            self.groups.first().map_or(self.store.len(), |g| g.pos as usize);
+        self.entries(0, end, 1)
+            .filter_map(|(line, e)| Rule::from_entry(line, &e))
     }
 
     /// Returns the `sitemap` lines, in file order, wherever they are.
     pub fn sitemaps(&self) -> impl Iterator<Item = Sitemap<'_>> + '_ {
         self.all_entries().filter_map(|(line, e)| {
-            (e.tag == Some(Tag::Sitemap)).then_some(Sitemap { line, url: e.value })
+            (e.tag == Some(Tag::Sitemap))
+                .then_some(Sitemap { line, url: e.value })
         })
     }
 
     /// Returns the lines whose key is none of `user-agent`, `allow`,
     /// `disallow` and `sitemap` (REP.md §5.6), in file order.
-    pub fn unknown_directives(&self) -> impl Iterator<Item = UnknownDirective<'_>> + '_ {
-        self.all_entries().filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
+    pub fn unknown_directives(
+        &self,
+    ) -> impl Iterator<Item = UnknownDirective<'_>> + '_ {
+        self.all_entries()
+            .filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
     }
 
     /// Returns the report of every line, in order, from line 1.
@@ -207,7 +216,9 @@ impl Robots {
         let checkpoint = index / CHECKPOINT_EVERY;
         let pos = *self.checkpoints.get(checkpoint as usize)? as usize;
         let first = checkpoint * CHECKPOINT_EVERY + 1;
-        let (line, e) = self.entries(pos, self.store.len(), first).nth((number - first) as usize)?;
+        let (line, e) = self
+            .entries(pos, self.store.len(), first)
+            .nth((number - first) as usize)?;
         Some(LineReport::new(line, e.bits, e.tag))
     }
 
@@ -232,6 +243,43 @@ impl Robots {
         self.store.len()
             + self.groups.len() * size_of::<GroupEntry>()
             + self.checkpoints.len() * size_of::<u32>()
+    }
+
+    /// Writes the file back out in a normalised form: one directive per
+    /// line with its canonical key (`User-agent`, `Allow`, `Disallow`,
+    /// `Sitemap`, or the unknown key as written), a colon and a space, and
+    /// the value as written; every other line empty. Line numbers are kept,
+    /// and parsing the result gives the same groups, rules, sitemaps,
+    /// unknown directives and verdicts. Comments, typos, missing colons,
+    /// a BOM and the ends of too-long lines are gone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"useragent FooBot # me\n\ndissallow: /x\n");
+    /// assert_eq!(robots.to_canonical(), b"User-agent: FooBot\n\nDisallow: /x\n");
+    /// ```
+    pub fn to_canonical(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.store.len() * 2);
+        for (line, e) in self.all_entries() {
+            if line > 1 {
+                out.push(b'\n');
+            }
+            let (key, value): (&[u8], &[u8]) = match e.tag {
+                None => continue,
+                Some(Tag::UserAgent) => (b"User-agent", e.value),
+                Some(Tag::Allow) => (b"Allow", e.written),
+                Some(Tag::Disallow) => (b"Disallow", e.written),
+                Some(Tag::Sitemap) => (b"Sitemap", e.value),
+                Some(Tag::Unknown | Tag::Unused) => (e.key, e.written),
+            };
+            out.extend_from_slice(key);
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(value);
+        }
+        out
     }
 
     fn entries(&self, pos: usize, end: usize, line: u32) -> Entries<'_> {
@@ -269,10 +317,21 @@ struct Best<'a> {
 }
 
 impl<'a> Best<'a> {
-    fn add_rules(&mut self, group: Group<'a>, path: &[u8]) {
+    fn add_rules(
+        &mut self,
+        group: Group<'a>,
+        path: &[u8],
+        path_set: &mut impl FnMut() -> u128,
+    ) {
         for rule in group.rules() {
-            if let Some((priority, via_index)) = rule.priority_for_path(path) {
-                let slot = if rule.allow { &mut self.allow } else { &mut self.disallow };
+            if let Some((priority, via_index)) =
+                rule.priority_in(path, path_set)
+            {
+                let slot = if rule.allow {
+                    &mut self.allow
+                } else {
+                    &mut self.disallow
+                };
                 // Strictly greater: among equals the earlier line is kept.
                 if slot.is_none_or(|(p, _, _)| priority > p) {
                     *slot = Some((priority, rule, via_index));
@@ -331,14 +390,20 @@ impl<'a> Group<'a> {
 
     /// The group's `user-agent` lines.
     pub fn agents(&self) -> impl Iterator<Item = Agent<'a>> + 'a {
-        self.entries().filter_map(|(line, e)| {
-            (e.tag == Some(Tag::UserAgent)).then(|| Agent {
+        // They all come before the group's first rule: a user-agent line
+        // after a rule starts the next group.
+        let before_rules = |(_, e): &(u32, Entry<'a>)| {
+            !matches!(e.tag, Some(Tag::Allow | Tag::Disallow))
+        };
+        self.entries()
+            .take_while(before_rules)
+            .filter(|(_, e)| e.tag == Some(Tag::UserAgent))
+            .map(|(line, e)| Agent {
                 line,
                 value: e.value,
                 token: &e.value[..e.token_len],
                 global: e.global,
             })
-        })
     }
 
     /// The group's `allow` and `disallow` lines, in file order.
@@ -348,8 +413,11 @@ impl<'a> Group<'a> {
 
     /// The unknown directives that belong to the group (from its first
     /// `user-agent` line up to the next group).
-    pub fn unknown_directives(&self) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
-        self.entries().filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
+    pub fn unknown_directives(
+        &self,
+    ) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
+        self.entries()
+            .filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
     }
 
     /// Returns true if and only if one of the group's `user-agent` lines
@@ -463,7 +531,8 @@ impl fmt::Display for RuleKind {
 pub struct Rule<'a> {
     line: u32,
     allow: bool,
-    pattern: &'a str,
+    /// Normalised, so ASCII.
+    pattern: &'a [u8],
     written: &'a [u8],
 }
 
@@ -483,9 +552,7 @@ impl<'a> Rule<'a> {
             Tag::Disallow => false,
             _ => return None,
         };
-        // Normalised patterns are ASCII.
-        let pattern = core::str::from_utf8(e.value).unwrap_or_default();
-        Some(Rule { line, allow, pattern, written: e.written })
+        Some(Rule { line, allow, pattern: e.value, written: e.written })
     }
 
     /// The line number.
@@ -505,7 +572,8 @@ impl<'a> Rule<'a> {
     /// The normalised pattern, which is what paths are matched against
     /// ([`escape_pattern`](crate::escape_pattern)).
     pub fn pattern(&self) -> &'a str {
-        self.pattern
+        // Normalised patterns are ASCII, so this never falls back.
+        core::str::from_utf8(self.pattern).unwrap_or_default()
     }
 
     /// The value as written in the file (trimmed, comment removed).
@@ -542,9 +610,22 @@ impl<'a> Rule<'a> {
     }
 
     /// Returns (priority, matched through the index.html retry).
-    pub(crate) fn priority_for_path(&self, path: &[u8]) -> Option<(usize, bool)> {
-        let pat = self.pattern.as_bytes();
-        if pattern::matches(pat, path) {
+    pub(crate) fn priority_for_path(
+        &self,
+        path: &[u8],
+    ) -> Option<(usize, bool)> {
+        self.priority_in(path, &mut || pattern::byte_set(path))
+    }
+
+    /// Like `priority_for_path`, with the path's byte set computed by
+    /// `path_set` at most once.
+    fn priority_in(
+        &self,
+        path: &[u8],
+        path_set: &mut impl FnMut() -> u128,
+    ) -> Option<(usize, bool)> {
+        let pat = self.pattern;
+        if pattern::matches_in(pat, path, path_set) {
             return Some((pat.len(), false));
         }
         if self.allow {
@@ -559,7 +640,12 @@ impl<'a> Rule<'a> {
     }
 
     pub(crate) fn view(&self) -> RuleView<'a> {
-        RuleView { line: self.line, kind: self.kind(), pattern: self.pattern, written: self.written }
+        RuleView {
+            line: self.line,
+            kind: self.kind(),
+            pattern: self.pattern(),
+            written: self.written,
+        }
     }
 }
 
@@ -628,7 +714,13 @@ impl<'a> UnknownDirective<'a> {
             _ => return None,
         };
         let value = core::str::from_utf8(e.value).unwrap_or_default();
-        Some(UnknownDirective { line, unused, key: e.key, value, written: e.written })
+        Some(UnknownDirective {
+            line,
+            unused,
+            key: e.key,
+            value,
+            written: e.written,
+        })
     }
 
     /// The line number.

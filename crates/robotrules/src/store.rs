@@ -89,7 +89,13 @@ pub(crate) fn put_plain(out: &mut Vec<u8>, bits: u8) {
 }
 
 /// Appends a user-agent line.
-pub(crate) fn put_agent(out: &mut Vec<u8>, bits: u8, value: &[u8], token_len: usize, global: bool) {
+pub(crate) fn put_agent(
+    out: &mut Vec<u8>,
+    bits: u8,
+    value: &[u8],
+    token_len: usize,
+    global: bool,
+) {
     out.push(bits);
     out.push(tag_code(Tag::UserAgent) | if global { GLOBAL } else { 0 });
     put_bytes(out, value);
@@ -233,15 +239,36 @@ mod tests {
         put_plain(&mut s, 1);
         put_agent(&mut s, HAS_DIRECTIVE, b"FooBot/1", 6, false);
         let long = [b'a'; 300];
-        put_valued(&mut s, HAS_DIRECTIVE, Tag::Disallow, None, &long, Some(b"x"));
-        put_valued(&mut s, HAS_DIRECTIVE, Tag::Unknown, Some(b"k"), b"v", None);
+        put_valued(
+            &mut s,
+            HAS_DIRECTIVE,
+            Tag::Disallow,
+            None,
+            &long,
+            Some(b"x"),
+        );
+        put_valued(
+            &mut s,
+            HAS_DIRECTIVE,
+            Tag::Unknown,
+            Some(b"k"),
+            b"v",
+            None,
+        );
         put_sitemap(&mut s, HAS_DIRECTIVE, b"s");
-        let all: Vec<_> = Entries { s: &s, pos: 0, end: s.len(), line: 1 }.collect();
+        let all: Vec<_> =
+            Entries { s: &s, pos: 0, end: s.len(), line: 1 }.collect();
         assert_eq!(all.len(), 5);
         assert_eq!(all[0].1.tag, None);
-        assert_eq!((all[1].1.value, all[1].1.token_len), (&b"FooBot/1"[..], 6));
+        assert_eq!(
+            (all[1].1.value, all[1].1.token_len),
+            (&b"FooBot/1"[..], 6)
+        );
         assert_eq!((all[2].1.value.len(), all[2].1.written), (300, &b"x"[..]));
-        assert_eq!((all[3].1.key, all[3].1.value, all[3].1.written), (&b"k"[..], &b"v"[..], &b"v"[..]));
+        assert_eq!(
+            (all[3].1.key, all[3].1.value, all[3].1.written),
+            (&b"k"[..], &b"v"[..], &b"v"[..])
+        );
         assert_eq!((all[4].0, all[4].1.tag), (5, Some(Tag::Sitemap)));
     }
 }

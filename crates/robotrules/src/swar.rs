@@ -64,16 +64,30 @@ mod tests {
     #[test]
     fn agrees_with_a_plain_scan() {
         let samples: &[&[u8]] = &[
-            b"", b"#", b"abc", b"Disallow: /x", b"0123456789abcdef#:", b"\x00\x01#\x80:",
-            b"aaaaaaaa\x01\x00:", b"\x00\x00\x00\x00\x00\x00\x00\x01#", b"/a%2f", b"/\xc3\xbc",
+            b"",
+            b"#",
+            b"abc",
+            b"Disallow: /x",
+            b"0123456789abcdef#:",
+            b"\x00\x01#\x80:",
+            b"aaaaaaaa\x01\x00:",
+            b"\x00\x00\x00\x00\x00\x00\x00\x01#",
+            b"/a%2f",
+            b"/\xc3\xbc",
             b"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01%",
         ];
         for s in samples {
             for start in 0..s.len().max(1) {
                 let s = &s[start.min(s.len())..];
-                assert_eq!(find2(s, b'#', b':'), s.iter().position(|&c| c == b'#' || c == b':'));
+                assert_eq!(
+                    find2(s, b'#', b':'),
+                    s.iter().position(|&c| c == b'#' || c == b':')
+                );
                 assert_eq!(find1(s, b'#'), s.iter().position(|&c| c == b'#'));
-                assert_eq!(find_escape_candidate(s), s.iter().position(|&c| c == b'%' || c >= 0x80));
+                assert_eq!(
+                    find_escape_candidate(s),
+                    s.iter().position(|&c| c == b'%' || c >= 0x80)
+                );
             }
         }
         // Every single byte, at every position of a 16-byte window.
@@ -81,9 +95,16 @@ mod tests {
             for at in 0..16 {
                 let mut s = [b'x'; 16];
                 s[at] = c;
-                let want = |f: &dyn Fn(u8) -> bool| s.iter().position(|&b| f(b));
-                assert_eq!(find2(&s, b'#', b':'), want(&|b| b == b'#' || b == b':'));
-                assert_eq!(find_escape_candidate(&s), want(&|b| b == b'%' || b >= 0x80));
+                let want =
+                    |f: &dyn Fn(u8) -> bool| s.iter().position(|&b| f(b));
+                assert_eq!(
+                    find2(&s, b'#', b':'),
+                    want(&|b| b == b'#' || b == b':')
+                );
+                assert_eq!(
+                    find_escape_candidate(&s),
+                    want(&|b| b == b'%' || b >= 0x80)
+                );
             }
         }
     }

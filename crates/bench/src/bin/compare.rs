@@ -7,7 +7,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use robotrules_bench::{corpus, file, median, urls, CHECKS_FILE, TYPICAL_FILE};
+use robotrules_bench::{
+    corpus, file, median, urls, CHECKS_FILE, TYPICAL_FILE,
+};
 
 const AGENT: &str = "Googlebot";
 
@@ -42,12 +44,21 @@ struct Contender<'a> {
     rates: Vec<f64>,
 }
 
-fn contender<'a>(name: &'static str, run: impl FnMut() -> f64 + 'a) -> Contender<'a> {
+fn contender<'a>(
+    name: &'static str,
+    run: impl FnMut() -> f64 + 'a,
+) -> Contender<'a> {
     Contender { name, run: Box::new(run), rates: Vec::new() }
 }
 
 /// Runs every contender once per round, in turn, and prints the medians.
-fn workload(title: &str, unit: &str, scale: f64, rounds: usize, mut cs: Vec<Contender<'_>>) {
+fn workload(
+    title: &str,
+    unit: &str,
+    scale: f64,
+    rounds: usize,
+    mut cs: Vec<Contender<'_>>,
+) {
     for c in &mut cs {
         (c.run)(); // warm-up
     }
@@ -58,23 +69,35 @@ fn workload(title: &str, unit: &str, scale: f64, rounds: usize, mut cs: Vec<Cont
             c.rates.push(units / t.elapsed().as_secs_f64() / scale);
         }
     }
-    let medians: Vec<(&str, f64)> = cs.iter_mut().map(|c| (c.name, median(&mut c.rates))).collect();
+    let medians: Vec<(&str, f64)> =
+        cs.iter_mut().map(|c| (c.name, median(&mut c.rates))).collect();
     let ours = medians[0].1;
     let best_peer = medians[1..].iter().map(|m| m.1).fold(0.0, f64::max);
     println!("\n### {title}\n");
     println!("| implementation | median {unit} | robotrules is |");
     println!("|---|---:|---:|");
     for (name, rate) in &medians {
-        let ratio = if *name == medians[0].0 { "—".to_string() } else { format!("{:.1}×", ours / rate) };
+        let ratio = if *name == medians[0].0 {
+            "—".to_string()
+        } else {
+            format!("{:.1}×", ours / rate)
+        };
         println!("| {name} | {rate:.3} | {ratio} |");
     }
-    println!("\nrobotrules ÷ fastest peer: **{:.1}×** ({rounds} rounds)", ours / best_peer);
+    println!(
+        "\nrobotrules ÷ fastest peer: **{:.1}×** ({rounds} rounds)",
+        ours / best_peer
+    );
 }
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
+    let rounds: usize =
+        std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
     let files = corpus();
-    let texts: Vec<String> = files.iter().map(|(_, b)| String::from_utf8_lossy(b).into_owned()).collect();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .collect();
     let bytes: f64 = files.iter().map(|(_, b)| b.len() as f64).sum();
     println!("corpus: {} files, {:.1} MB", files.len(), bytes / 1e6);
 
@@ -100,13 +123,17 @@ fn main() {
             }),
             contender("texting_robots 0.2", || {
                 for (_, b) in &files {
-                    let _ = black_box(texting_robots::Robot::new(AGENT, black_box(b)));
+                    let _ = black_box(texting_robots::Robot::new(
+                        AGENT,
+                        black_box(b),
+                    ));
                 }
                 bytes
             }),
             contender("robotxt 0.7", || {
                 for (_, b) in &files {
-                    let _ = black_box(robotxt::Robots::parse(black_box(b), AGENT));
+                    let _ =
+                        black_box(robotxt::Robots::parse(black_box(b), AGENT));
                 }
                 bytes
             }),
@@ -116,10 +143,12 @@ fn main() {
     let body = file(CHECKS_FILE);
     let text = String::from_utf8_lossy(&body).into_owned();
     let list = urls(&body, 100_000);
-    let paths: Vec<String> = list.iter().map(|u| robotrules::path_of(u).into_owned()).collect();
+    let paths: Vec<String> =
+        list.iter().map(|u| robotrules::path_of(u).into_owned()).collect();
     let robots = robotrules::Robots::parse(&body);
     let matcher = robots.matcher(&[AGENT]);
-    let texting = texting_robots::Robot::new(AGENT, &body).expect("texting_robots parses it");
+    let texting = texting_robots::Robot::new(AGENT, &body)
+        .expect("texting_robots parses it");
     let rx = robotxt::Robots::parse(&body, AGENT);
     let few = &list[..2_000];
     workload(
@@ -159,11 +188,20 @@ fn main() {
         rounds.min(5),
         vec![
             contender("robotrules (one-shot)", || {
-                black_box(list.iter().filter(|u| robots.is_allowed(AGENT, black_box(u))).count());
+                black_box(
+                    list.iter()
+                        .filter(|u| robots.is_allowed(AGENT, black_box(u)))
+                        .count(),
+                );
                 list.len() as f64
             }),
             contender("robotxt 0.7 (given paths)", || {
-                black_box(paths.iter().filter(|p| rx.is_allowed(black_box(p))).count());
+                black_box(
+                    paths
+                        .iter()
+                        .filter(|p| rx.is_allowed(black_box(p)))
+                        .count(),
+                );
                 list.len() as f64
             }),
         ],
@@ -175,36 +213,51 @@ fn main() {
     let path = robotrules::path_of(url).into_owned();
     let n = 2_000;
     workload(
-        &format!("(c) Parse plus one check, {TYPICAL_FILE} ({} bytes)", typical.len()),
+        &format!(
+            "(c) Parse plus one check, {TYPICAL_FILE} ({} bytes)",
+            typical.len()
+        ),
         "thousand files/s",
         1e3,
         rounds,
         vec![
             contender("robotrules", || {
                 for _ in 0..n {
-                    black_box(robotrules::Robots::parse(black_box(&typical)).is_allowed(AGENT, url));
+                    black_box(
+                        robotrules::Robots::parse(black_box(&typical))
+                            .is_allowed(AGENT, url),
+                    );
                 }
                 n as f64
             }),
             contender("robotstxt 0.3", || {
                 for _ in 0..n {
-                    black_box(robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
-                        black_box(&typical_text),
-                        AGENT,
-                        url,
-                    ));
+                    black_box(
+                        robotstxt::DefaultMatcher::default()
+                            .one_agent_allowed_by_robots(
+                                black_box(&typical_text),
+                                AGENT,
+                                url,
+                            ),
+                    );
                 }
                 n as f64
             }),
             contender("texting_robots 0.2", || {
                 for _ in 0..n / 10 {
-                    let _ = black_box(texting_robots::Robot::new(AGENT, black_box(&typical)).map(|r| r.allowed(url)));
+                    let _ = black_box(
+                        texting_robots::Robot::new(AGENT, black_box(&typical))
+                            .map(|r| r.allowed(url)),
+                    );
                 }
                 (n / 10) as f64
             }),
             contender("robotxt 0.7", || {
                 for _ in 0..n {
-                    black_box(robotxt::Robots::parse(black_box(&typical), AGENT).is_allowed(&path));
+                    black_box(
+                        robotxt::Robots::parse(black_box(&typical), AGENT)
+                            .is_allowed(&path),
+                    );
                 }
                 n as f64
             }),

@@ -26,8 +26,16 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller's contract is passed on as is.
         unsafe { System.dealloc(ptr, layout) }
     }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+    unsafe fn realloc(
+        &self,
+        ptr: *mut u8,
+        layout: Layout,
+        new_size: usize,
+    ) -> *mut u8 {
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
         // SAFETY: the caller's contract is passed on as is.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -59,7 +67,8 @@ fn main() {
         if ours != robots.heap_size() {
             self_report_mismatch += 1;
         }
-        let (texting, t) = retained(|| texting_robots::Robot::new("Googlebot", body).ok());
+        let (texting, t) =
+            retained(|| texting_robots::Robot::new("Googlebot", body).ok());
         let (rx, r) = retained(|| robotxt::Robots::parse(body, "Googlebot"));
         drop((robots, t, r));
         for (i, held) in [ours, texting, rx].into_iter().enumerate() {
@@ -67,15 +76,29 @@ fn main() {
             bytes[i].push(held as f64);
         }
     }
-    println!("{} non-empty files, median size {:.0} bytes\n", sizes.len(), median(&mut sizes));
+    println!(
+        "{} non-empty files, median size {:.0} bytes\n",
+        sizes.len(),
+        median(&mut sizes)
+    );
     println!("| implementation | median retained heap (bytes) | median heap ÷ file size | p90 heap ÷ file size |");
     println!("|---|---:|---:|---:|");
-    let names = ["robotrules (all groups, rules, report)", "texting_robots 0.2 (one agent)", "robotxt 0.7 (one agent)"];
+    let names = [
+        "robotrules (all groups, rules, report)",
+        "texting_robots 0.2 (one agent)",
+        "robotxt 0.7 (one agent)",
+    ];
     for i in 0..3 {
         let mut r = ratios[i].clone();
         r.sort_by(f64::total_cmp);
         let p90 = r[r.len() * 9 / 10];
-        println!("| {} | {:.0} | {:.2} | {:.2} |", names[i], median(&mut bytes[i]), median(&mut ratios[i]), p90);
+        println!(
+            "| {} | {:.0} | {:.2} | {:.2} |",
+            names[i],
+            median(&mut bytes[i]),
+            median(&mut ratios[i]),
+            p90
+        );
     }
     println!("\nrobotstxt 0.3 keeps no parsed form: it re-parses the body (which the caller keeps) on every check.");
     println!("robotrules' own heap_size() disagreed with the allocator on {self_report_mismatch} files.");

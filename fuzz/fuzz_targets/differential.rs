@@ -1,0 +1,28 @@
+//! The crate against the naive reference of the tests. The input is
+//! `agent \n url \n body`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use robotrules::Robots;
+
+#[path = "../../crates/robotrules/tests/naive.rs"]
+#[allow(dead_code)]
+mod naive;
+
+fuzz_target!(|data: &[u8]| {
+    let mut parts = data.splitn(3, |&b| b == b'\n');
+    let (Some(agent), Some(url), Some(body)) = (parts.next(), parts.next(), parts.next()) else {
+        return;
+    };
+    // The naive matcher recurses per pattern byte: keep inputs small.
+    if body.len() > 4096 || url.len() > 256 {
+        return;
+    }
+    let (agent, url) = (String::from_utf8_lossy(agent), String::from_utf8_lossy(url));
+    let robots = Robots::parse(body);
+    let want = naive::decide(body, &[&agent], &url);
+    let got = robots.decide(&[&agent], &url);
+    assert_eq!((got.is_allowed(), got.rule().map_or(0, |r| r.line())), want);
+    let matcher = robots.matcher(&[&agent]);
+    assert_eq!(matcher.is_allowed(&url), want.0);
+});
