@@ -201,19 +201,9 @@ pub struct Matcher {
 
 impl Matcher {
     pub(crate) fn new(robots: &Robots, agents: &[&str]) -> Matcher {
-        let mut specific = Vec::new();
-        let mut global = Vec::new();
-        let mut named = false;
-        for group in robots.groups() {
-            let (is_named, is_global) = group.applies_to(agents);
-            named |= is_named;
-            if is_named {
-                specific.extend(group.rules());
-            } else if is_global {
-                global.extend(group.rules());
-            }
-        }
-        let chosen = if named { specific } else { global };
+        let selection = robots.select(agents);
+        let named = selection.is_named();
+        let chosen: Vec<_> = selection.rules().collect();
 
         let mut text = String::new();
         let mut push = |s: &str| {
@@ -307,6 +297,66 @@ impl Matcher {
     /// the `*` groups are ignored for it.
     pub fn is_named(&self) -> bool {
         self.named
+    }
+
+    /// Returns whether the crawler may fetch every path, some, or none.
+    ///
+    /// Judged by the rules, not by their text: `Disallow: /` and
+    /// `Disallow: /*` both block everything, and `Allow: /$` beside them
+    /// opens the root again. Each rule yields witness paths (its pattern
+    /// with `*` as nothing or as a byte, with and without a byte after
+    /// it), and a witness that gets the other verdict proves the mix.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::{Coverage, Robots};
+    ///
+    /// let robots = Robots::parse(b"user-agent: a\ndisallow: /*\nuser-agent: b\ndisallow: /\nallow: /$\n");
+    /// assert_eq!(robots.matcher(&["a"]).coverage(), Coverage::DisallowedEverywhere);
+    /// assert_eq!(robots.matcher(&["b"]).coverage(), Coverage::Partial);
+    /// assert_eq!(robots.matcher(&["c"]).coverage(), Coverage::AllowedEverywhere);
+    /// ```
+    pub fn coverage(&self) -> Coverage {
+        let verdict = |path: &[u8]| match self.find(path) {
+            Some(r) => r.allow || r.priority == 0,
+            None => true,
+        };
+        let (mut any_allowed, mut any_disallowed) = (false, false);
+        let mut probe = |path: &[u8]| {
+            if verdict(path) {
+                any_allowed = true;
+            } else {
+                any_disallowed = true;
+            }
+        };
+        for p in [&b"/"[..], b"/x", b"/robots.txt"] {
+            probe(p);
+        }
+        for rule in self.rules.iter() {
+            let (off, len) = rule.pattern;
+            let pattern =
+                &self.text.as_bytes()[off as usize..(off + len) as usize];
+            for witness in witnesses(pattern) {
+                probe(&witness);
+            }
+            if rule.via_index {
+                if let Some(keep) = pattern::index_fallback(pattern) {
+                    probe(
+                        &pattern[..keep]
+                            .iter()
+                            .copied()
+                            .filter(|&b| b != b'*')
+                            .collect::<Vec<_>>(),
+                    );
+                }
+            }
+        }
+        match (any_allowed, any_disallowed) {
+            (true, false) => Coverage::AllowedEverywhere,
+            (false, true) => Coverage::DisallowedEverywhere,
+            _ => Coverage::Partial,
+        }
     }
 
     /// Returns the number of rules the matcher checks (including the
@@ -449,6 +499,58 @@ impl Matcher {
             }
             depth += label.len();
             node = child;
+        }
+    }
+}
+
+/// Paths that a pattern matches, or nearly matches: `*` as nothing and as
+/// `x`, the `$` dropped, and a byte appended where that is allowed.
+fn witnesses(pattern: &[u8]) -> Vec<Vec<u8>> {
+    let (body, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    let mut out = Vec::new();
+    for star in [&b""[..], b"x"] {
+        let mut path: Vec<u8> = Vec::new();
+        if body.first() != Some(&b'/') {
+            path.push(b'/');
+        }
+        for &b in body {
+            if b == b'*' {
+                path.extend_from_slice(star);
+            } else {
+                path.push(b);
+            }
+        }
+        if !anchored {
+            let mut longer = path.clone();
+            longer.push(b'x');
+            out.push(longer);
+        }
+        out.push(path);
+    }
+    out
+}
+
+/// How much of a site a crawler may fetch: see [`Matcher::coverage`].
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub enum Coverage {
+    /// No path is disallowed.
+    AllowedEverywhere,
+    /// Some paths are allowed and some are not.
+    Partial,
+    /// Every path is disallowed.
+    DisallowedEverywhere,
+}
+
+impl Coverage {
+    /// `"allowed"`, `"partial"` or `"disallowed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Coverage::AllowedEverywhere => "allowed",
+            Coverage::Partial => "partial",
+            Coverage::DisallowedEverywhere => "disallowed",
         }
     }
 }

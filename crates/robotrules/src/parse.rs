@@ -97,6 +97,36 @@ pub(crate) fn parse(body: &[u8]) -> Robots {
     p.finish(number, truncated)
 }
 
+/// Returns the raw lines of a body, numbered as the parser numbers them:
+/// after a skipped BOM prefix, split at LF, CR and CR LF, the text after
+/// the last break included. Lines are not cut at the 16,663-byte cap or at
+/// NUL. Tools use this to quote the file's own lines.
+///
+/// # Example
+///
+/// ```
+/// let lines: Vec<&[u8]> = robotrules::raw_lines(b"\xEF\xBB\xBFa\r\nb\rc\n").collect();
+/// assert_eq!(lines, [&b"a"[..], b"b", b"c", b""]);
+/// ```
+pub fn raw_lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(skip_bom(body));
+    core::iter::from_fn(move || {
+        let text = rest?;
+        match memchr::memchr2(b'\n', b'\r', text) {
+            Some(at) => {
+                let crlf =
+                    text[at] == b'\r' && text.get(at + 1) == Some(&b'\n');
+                rest = Some(&text[at + if crlf { 2 } else { 1 }..]);
+                Some(&text[..at])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+}
+
 /// Skips the longest prefix of `body` that is a prefix of the UTF-8 BOM.
 ///
 /// > the longest prefix of the body that is a prefix of the UTF-8 BOM

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::mem::size_of;
 
+use crate::extension::{Extension, ExtensionValue, RequestRate, VisitTime};
 use crate::matcher::{DecidingRule, Decision, Matcher};
 use crate::parse;
 use crate::path::{match_path, path_of, until_nul};
@@ -160,6 +161,35 @@ impl Robots {
         Matcher::new(self, agents)
     }
 
+    /// Returns which groups apply to the crawler known by `agents`, and
+    /// why (REP.md §6): every group that names one of them, or, if none
+    /// does, every `*` group.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"user-agent: *\ndisallow: /\nuser-agent: foobot\nallow: /\n");
+    /// let selection = robots.select(&["FooBot"]);
+    /// assert!(selection.is_named());
+    /// assert_eq!(selection.groups().map(|g| g.line()).collect::<Vec<_>>(), [3]);
+    /// assert_eq!(selection.ignored_global_groups().count(), 1);
+    /// ```
+    pub fn select<'a>(&'a self, agents: &[&str]) -> Selection<'a> {
+        let mut named = Vec::new();
+        let mut global = Vec::new();
+        for group in self.groups() {
+            let (is_named, is_global) = group.applies_to(agents);
+            if is_named {
+                named.push(group.index);
+            } else if is_global {
+                global.push(group.index);
+            }
+        }
+        Selection { robots: self, is_named: !named.is_empty(), named, global }
+    }
+
     /// Returns the groups, in file order.
     ///
     /// A group is a run of `user-agent` lines and the rules after them; a
@@ -193,6 +223,24 @@ impl Robots {
     ) -> impl Iterator<Item = UnknownDirective<'_>> + '_ {
         self.all_entries()
             .filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
+    }
+
+    /// Returns the directives of [`ExtensionKind`](crate::ExtensionKind)s
+    /// (`crawl-delay`, `request-rate`, `host`, …), in file order, with
+    /// their typed values. They never change a verdict.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::{ExtensionValue, Robots};
+    ///
+    /// let robots = Robots::parse(b"user-agent: *\ncrawl-delay: 2.5\nhost: example.com\n");
+    /// let values: Vec<_> = robots.extensions().map(|e| e.value()).collect();
+    /// assert_eq!(values[0], Ok(ExtensionValue::CrawlDelay(2.5)));
+    /// assert_eq!(values[1], Ok(ExtensionValue::Host("example.com")));
+    /// ```
+    pub fn extensions(&self) -> impl Iterator<Item = Extension<'_>> + '_ {
+        self.unknown_directives().filter_map(Extension::from_directive)
     }
 
     /// Returns the report of every line, in order, from line 1.
@@ -308,6 +356,43 @@ impl fmt::Debug for Robots {
     }
 }
 
+/// The groups that apply to a crawler: see [`Robots::select`].
+#[derive(Clone, Debug)]
+pub struct Selection<'a> {
+    robots: &'a Robots,
+    is_named: bool,
+    named: Vec<usize>,
+    global: Vec<usize>,
+}
+
+impl<'a> Selection<'a> {
+    /// Returns true if and only if some group names the crawler, so that
+    /// every `*` group is ignored for it.
+    pub fn is_named(&self) -> bool {
+        self.is_named
+    }
+
+    /// The groups whose rules apply, merged: the named ones, or else the
+    /// `*` ones.
+    pub fn groups(&self) -> impl Iterator<Item = Group<'a>> + '_ {
+        let chosen = if self.is_named { &self.named } else { &self.global };
+        chosen.iter().map(|&index| Group { robots: self.robots, index })
+    }
+
+    /// The `*` groups that do not apply because the crawler is named.
+    pub fn ignored_global_groups(
+        &self,
+    ) -> impl Iterator<Item = Group<'a>> + '_ {
+        let ignored = if self.is_named { &self.global[..] } else { &[][..] };
+        ignored.iter().map(|&index| Group { robots: self.robots, index })
+    }
+
+    /// The rules of [`Selection::groups`], in file order.
+    pub fn rules(&self) -> impl Iterator<Item = Rule<'a>> + '_ {
+        self.groups().flat_map(|g| g.rules())
+    }
+}
+
 /// The best allow and disallow match of one tier (specific or global), as
 /// the reference keeps them: (priority, rule, through the index retry).
 #[derive(Default)]
@@ -418,6 +503,44 @@ impl<'a> Group<'a> {
     ) -> impl Iterator<Item = UnknownDirective<'a>> + 'a {
         self.entries()
             .filter_map(|(line, e)| UnknownDirective::from_entry(line, &e))
+    }
+
+    /// The group's extension directives (see [`Robots::extensions`]).
+    pub fn extensions(&self) -> impl Iterator<Item = Extension<'a>> + 'a {
+        self.unknown_directives().filter_map(Extension::from_directive)
+    }
+
+    /// The group's crawl delay in seconds: the first valid `crawl-delay`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"user-agent: a\ncrawl-delay: x\ncrawl-delay: 0.5\n");
+    /// assert_eq!(robots.groups().next().unwrap().crawl_delay(), Some(0.5));
+    /// ```
+    pub fn crawl_delay(&self) -> Option<f64> {
+        self.extensions().find_map(|e| match e.value() {
+            Ok(ExtensionValue::CrawlDelay(s)) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The group's request rate: the first valid `request-rate`.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.extensions().find_map(|e| match e.value() {
+            Ok(ExtensionValue::RequestRate(r)) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// The group's visit window: the first valid `visit-time`.
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.extensions().find_map(|e| match e.value() {
+            Ok(ExtensionValue::VisitTime(t)) => Some(t),
+            _ => None,
+        })
     }
 
     /// Returns true if and only if one of the group's `user-agent` lines
