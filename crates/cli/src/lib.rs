@@ -1,0 +1,72 @@
+//! The `robotrules` command line: check, explain, lint and audit
+//! robots.txt files with the verdicts of Google's reference parser.
+//!
+//! The binary is a thin `main`; the commands live here so that their
+//! tests can call them directly.
+
+#![forbid(unsafe_code)]
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod audit;
+pub mod check;
+pub mod explain;
+pub mod input;
+pub mod lint;
+
+/// Check, explain and lint robots.txt files, with the verdicts of Google's
+/// reference parser (RFC 9309).
+#[derive(Parser)]
+#[command(name = "robotrules", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(check::Args),
+    Explain(explain::Args),
+    Audit(audit::Args),
+    Lint(lint::Args),
+}
+
+/// What a command found, mapped to the exit status.
+pub enum Outcome {
+    /// Everything checked is allowed (exit 0).
+    Allowed,
+    /// Something checked is disallowed (exit 1).
+    Disallowed,
+}
+
+/// Runs the command line and returns the exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Lint(args) => lint::run(args),
+    };
+    match result {
+        Ok(Outcome::Allowed) => ExitCode::SUCCESS,
+        Ok(Outcome::Disallowed) => ExitCode::from(1),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(io::stderr(), "robotrules: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed pipe downstream (`robotrules check … | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

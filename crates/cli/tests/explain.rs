@@ -1,0 +1,101 @@
+//! `robotrules explain`, against the reference verdicts.
+
+use serde_json::Value;
+
+use crate::util::{robots_file, run, shared, stdout};
+
+fn explain_json(body: &[u8], agent: &str, url: &str) -> (Value, Option<i32>) {
+    let (_dir, file) = robots_file(body);
+    let out = run(&["explain", "--json", &file, agent, url], b"");
+    (serde_json::from_str(&stdout(&out)).expect("json"), out.status.code())
+}
+
+#[test]
+fn verdicts_equal_the_reference_on_every_conformance_case() {
+    let text = std::fs::read_to_string(
+        shared().join("conformance/google_cases.json"),
+    )
+    .unwrap();
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
+    for case in cases.iter().step_by(3) {
+        let want = case["allowed"].as_bool().unwrap();
+        let (v, code) = explain_json(
+            case["robotstxt"].as_str().unwrap().as_bytes(),
+            case["useragent"].as_str().unwrap(),
+            case["url"].as_str().unwrap(),
+        );
+        assert_eq!(v["allowed"], want, "{}", case["name"]);
+        assert_eq!(code, Some(if want { 0 } else { 1 }), "{}", case["name"]);
+    }
+}
+
+#[test]
+fn names_groups_matches_and_the_deciding_rule() {
+    let body = b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /private/\nAllow: /private/*.pdf$\nAllow: /d/index.html\n";
+    let (v, code) =
+        explain_json(body, "foobot", "https://example.com/private/a.pdf");
+    assert_eq!(code, Some(0));
+    assert_eq!(v["named"], true);
+    assert_eq!(v["path"], "/private/a.pdf");
+    assert_eq!(v["groups"][0]["matched_by"][0]["line"], 4);
+    assert_eq!(v["groups"][0]["matched_by"][0]["text"], "User-agent: FooBot");
+    assert_eq!(v["ignored_global_groups"][0]["line"], 1);
+    let matches = v["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 2);
+    assert_eq!(
+        (matches[0]["line"].as_u64(), matches[0]["priority"].as_u64()),
+        (Some(5), Some(9))
+    );
+    assert_eq!(
+        (matches[1]["line"].as_u64(), matches[1]["decides"].as_bool()),
+        (Some(6), Some(true))
+    );
+    assert_eq!(v["rule"]["line"], 6);
+    // The index.html rule allows the directory, at its own priority.
+    let (v, _) = explain_json(body, "FooBot", "/d/");
+    assert_eq!(v["rule"]["line"], 7);
+    assert_eq!(v["matches"][0]["index_retry"], true);
+    assert_eq!(v["matches"][0]["priority"], 4);
+}
+
+#[test]
+fn global_groups_and_text_output() {
+    let (_dir, file) = robots_file(
+        b"User-agent: *\nDisallow: /search\nAllow: /search/about\n",
+    );
+    let out = run(
+        &["explain", &file, "BarBot", "https://example.com/search/x"],
+        b"",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text.contains("No group names BarBot, so the * groups apply:"),
+        "{text}"
+    );
+    assert!(text.contains("    1 | User-agent: *"), "{text}");
+    assert!(text.contains("    2 | Disallow: /search"), "{text}");
+    assert!(text.contains("<- decides"), "{text}");
+    assert!(text.contains("Verdict: DISALLOWED by line 2"), "{text}");
+    let out =
+        run(&["explain", &file, "BarBot", "https://example.com/other"], b"");
+    assert!(stdout(&out).contains("Verdict: ALLOWED (no rule decides)"));
+    let (_dir, empty) = robots_file(b"User-agent: a\nDisallow: /\n");
+    let out = run(&["explain", &empty, "b", "/x"], b"");
+    assert!(stdout(&out).contains("there is no * group: every URL is allowed"));
+}
+
+#[test]
+fn several_agents_merge() {
+    let (_dir, file) = robots_file(b"User-agent: a\nDisallow: /a\nUser-agent: b\nAllow: /a\nDisallow: /\n");
+    let out = run(
+        &["explain", "--json", "--agent", "a", "--agent", "b", &file, "/a"],
+        b"",
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["groups"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        (v["allowed"].as_bool(), v["rule"]["line"].as_u64()),
+        (Some(true), Some(4))
+    );
+}
