@@ -324,7 +324,10 @@ impl Robots {
                 Some(Tag::Unknown | Tag::Unused) => (e.key, e.written),
             };
             out.extend_from_slice(key);
-            out.extend_from_slice(b": ");
+            // A line at the length cap held no more than key, separator
+            // and value: drop the space so that nothing is cut again.
+            let tight = key.len() + 2 + value.len() > parse::MAX_LINE_LEN;
+            out.extend_from_slice(if tight { b":" } else { b": " });
             out.extend_from_slice(value);
         }
         out
