@@ -414,7 +414,11 @@ pub fn lint(body: &[u8]) -> Vec<Diagnostic> {
         .groups()
         .filter(|g| g.is_global())
         .flat_map(|g| g.rules().collect::<Vec<_>>())
-        .filter(|r| r.kind() == RuleKind::Disallow && !r.pattern().is_empty())
+        .filter(|r| {
+            r.kind() == RuleKind::Disallow
+                && (r.pattern().starts_with('/')
+                    || r.pattern().starts_with('*'))
+        })
         .map(|r| (r.line(), r.pattern().to_string()))
         .collect();
     for group in robots.groups() {
