@@ -1,0 +1,148 @@
+//! Which robots.txt governs a URL (REP.md §1).
+
+use std::fmt;
+
+use url::Url;
+
+use crate::{Error, ErrorKind};
+
+/// The scheme, host and port that a robots.txt governs, and the key under
+/// which it is cached.
+///
+/// > Its rules apply only to the same scheme, host and port. Default ports
+/// > are equivalent to no port. IDNs are equivalent to their punycode. An
+/// > IP-address host covers only URLs that use that IP as host.
+/// > — REP.md §1
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::Authority;
+///
+/// let a = Authority::of("https://WWW.Exämple.com:443/a/b?c")?;
+/// assert_eq!(a.to_string(), "https://www.xn--exmple-cua.com");
+/// assert_eq!(a.robots_url(), "https://www.xn--exmple-cua.com/robots.txt");
+/// assert_eq!(a, Authority::of("https://www.xn--exmple-cua.com/")?);
+/// assert_ne!(a, Authority::of("http://www.xn--exmple-cua.com/")?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Eq, Hash, PartialEq, Ord, PartialOrd)]
+pub struct Authority {
+    scheme: String,
+    host: String,
+    port: Option<u16>,
+}
+
+impl Authority {
+    /// The authority of any absolute `http`, `https` or `ftp` URL.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidUrl`] if `url` is not an absolute URL with a
+    /// host, [`ErrorKind::UnsupportedScheme`] for other schemes.
+    pub fn of(url: &str) -> Result<Authority, Error> {
+        let parsed = Url::parse(url).map_err(|e| {
+            Error::new(ErrorKind::InvalidUrl, format!("{url:?}: {e}"))
+        })?;
+        Authority::of_url(&parsed)
+    }
+
+    /// The authority of a parsed URL (see [`Authority::of`]).
+    ///
+    /// # Errors
+    ///
+    /// As for [`Authority::of`].
+    pub fn of_url(url: &Url) -> Result<Authority, Error> {
+        let scheme = url.scheme();
+        if !matches!(scheme, "http" | "https" | "ftp") {
+            return Err(Error::new(
+                ErrorKind::UnsupportedScheme,
+                format!("{scheme}: only http, https and ftp"),
+            ));
+        }
+        let host =
+            url.host_str().filter(|h| !h.is_empty()).ok_or_else(|| {
+                Error::new(ErrorKind::InvalidUrl, format!("{url}: no host"))
+            })?;
+        // The url crate lower-cases hosts, turns IDNs into punycode and
+        // drops default ports (80, 443, 21).
+        Ok(Authority {
+            scheme: scheme.to_string(),
+            host: host.to_string(),
+            port: url.port(),
+        })
+    }
+
+    /// The scheme: `http`, `https` or `ftp`.
+    pub fn scheme(&self) -> &str {
+        &self.scheme
+    }
+
+    /// The host: lower case, punycode for IDNs, an IP address as written
+    /// (IPv6 in brackets).
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// The port, if it is not the scheme's default.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The URL of the robots.txt that governs this authority.
+    pub fn robots_url(&self) -> String {
+        format!("{self}/robots.txt")
+    }
+}
+
+impl fmt::Display for Authority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.scheme, self.host)?;
+        if let Some(port) = self.port {
+            write!(f, ":{port}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(url: &str) -> String {
+        Authority::of(url).unwrap().to_string()
+    }
+
+    #[test]
+    fn equivalences() {
+        assert_eq!(
+            key("https://example.com:443/x"),
+            key("https://example.com/")
+        );
+        assert_eq!(key("http://example.com:80"), "http://example.com");
+        assert_eq!(key("ftp://example.com:21/a"), "ftp://example.com");
+        assert_eq!(key("https://example.com:444/"), "https://example.com:444");
+        assert_eq!(key("HTTPS://EXAMPLE.COM/"), "https://example.com");
+        assert_eq!(
+            key("https://www.exämple.com/"),
+            "https://www.xn--exmple-cua.com"
+        );
+        assert_eq!(
+            key("http://192.168.0.1:8080/x"),
+            "http://192.168.0.1:8080"
+        );
+        assert_eq!(key("http://[::1]/x"), "http://[::1]");
+        assert_ne!(
+            key("https://other.example.com/"),
+            key("https://example.com/")
+        );
+        assert_eq!(
+            Authority::of("mailto:a@b").unwrap_err().kind(),
+            ErrorKind::UnsupportedScheme
+        );
+        assert_eq!(
+            Authority::of("/relative").unwrap_err().kind(),
+            ErrorKind::InvalidUrl
+        );
+    }
+}
