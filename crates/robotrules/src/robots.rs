@@ -330,6 +330,11 @@ impl Robots {
             out.extend_from_slice(if tight { b":" } else { b": " });
             out.extend_from_slice(value);
         }
+        // Text that starts like a BOM would lose those bytes to the BOM
+        // skip: put a real BOM in front for the parser to skip instead.
+        if out.first() == Some(&0xEF) {
+            out.splice(0..0, *b"\xEF\xBB\xBF");
+        }
         out
     }
 
