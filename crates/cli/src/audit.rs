@@ -22,7 +22,8 @@ pub struct Args {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     json: bool,
-    /// The robots.txt file, or `-` for standard input.
+    /// The robots.txt: a file, `-` for standard input, or an http(s) or
+    /// ftp URL.
     #[arg(value_name = "ROBOTS")]
     robots: String,
 }
@@ -106,8 +107,8 @@ fn via(s: &Standing<'_>) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let body = input::read_robots(&args.robots)?;
-    let robots = Robots::parse(&body);
+    let loaded = input::load(&args.robots)?;
+    let robots = Robots::parse(loaded.body(&args.robots)?);
     let crawlers = catalogue()?;
     let standings = audit(&robots, &crawlers);
     let mut out = io::stdout().lock();

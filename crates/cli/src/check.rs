@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::bail;
 use robotrules::{Decision, Robots};
+use robotrules_fetch::{Authority, Outcome as Fetched};
 use serde_json::json;
 
 use crate::input;
@@ -48,7 +49,25 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if source == "-" && urls.is_empty() {
         bail!("robots.txt and URLs cannot both come from standard input: pass the URLs as arguments");
     }
-    let body = input::read_robots(&source)?;
+    let loaded = input::load(&source)?;
+    // For a fetched file, what the fetch came to decides when there is no
+    // file to obey (RFC 9309): unavailable allows all, unreachable none.
+    let (body, fixed): (Vec<u8>, Option<bool>) = match &loaded {
+        input::Loaded::Local(body) => (body.clone(), None),
+        input::Loaded::Remote(fetch) => match &fetch.outcome {
+            Fetched::Available(_) => (fetch.body.clone(), None),
+            Fetched::Unavailable(u) => {
+                eprintln!("robotrules: {source}: robots.txt unavailable ({u}): every URL is allowed");
+                (Vec::new(), Some(true))
+            }
+            Fetched::Unreachable(u) => {
+                eprintln!("robotrules: {source}: robots.txt unreachable ({u}): every URL is disallowed for now");
+                (Vec::new(), Some(false))
+            }
+        },
+    };
+    let remote = matches!(loaded, input::Loaded::Remote(_));
+    let authority = remote.then(|| Authority::of(&source).ok()).flatten();
     let robots = Robots::parse(&body);
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let matcher = robots.matcher(&names);
@@ -58,13 +77,25 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
     let mut emit = |url: &str| -> anyhow::Result<()> {
+        if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
+            if *theirs != other {
+                eprintln!("robotrules: warning: {url} is not governed by the robots.txt of {theirs}");
+            }
+        }
         let decision = matcher.decide(url);
-        any_disallowed |= !decision.is_allowed();
+        // At the crawler's layer, /robots.txt itself is always allowed.
+        let exempt = remote && robotrules::path_of(url) == "/robots.txt";
+        let allowed = fixed.unwrap_or(decision.is_allowed()) || exempt;
+        any_disallowed |= !allowed;
         if args.json {
-            writeln!(out, "{}", to_json(url, &names, &decision))?;
+            let mut value = to_json(url, &names, &decision);
+            if fixed.is_some() || exempt {
+                value["allowed"] = allowed.into();
+                value["rule"] = serde_json::Value::Null;
+            }
+            writeln!(out, "{value}")?;
         } else {
-            let verdict =
-                if decision.is_allowed() { "ALLOWED" } else { "DISALLOWED" };
+            let verdict = if allowed { "ALLOWED" } else { "DISALLOWED" };
             writeln!(out, "user-agent '{shown}' with URI '{url}': {verdict}")?;
         }
         Ok(())
@@ -76,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             emit(url)?;
         }
     }
-    if body.is_empty() {
+    if body.is_empty() && fixed.is_none() {
         let notice =
             "notice: robots file is empty so all user-agents are allowed";
         if args.json {

@@ -22,7 +22,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// ROBOTS (a file, or `-`), AGENT unless --agent is given, and URL.
+    /// ROBOTS (a file, `-`, or an http(s) or ftp URL), AGENT unless
+    /// --agent is given, and URL.
     #[arg(value_name = "ROBOTS [AGENT] URL", required = true, num_args = 2..=3)]
     args: Vec<String>,
 }
@@ -37,9 +38,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         (false, _) => bail!("with --agent, give ROBOTS URL"),
     };
-    let body = input::read_robots(source)?;
+    let loaded = input::load(source)?;
+    let body = loaded.body(source)?;
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
-    let explanation = Explanation::new(&body, &names, url);
+    let explanation = Explanation::new(body, &names, url);
     let mut out = io::stdout().lock();
     if args.json {
         writeln!(out, "{}", explanation.to_json())?;

@@ -1,8 +1,56 @@
-//! Reading robots.txt bodies and URL lists.
+//! Reading robots.txt bodies (files, standard input or URLs) and URL lists.
 
 use std::io::{self, BufRead, Read};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
+use robotrules_fetch::{Authority, Fetch, Fetcher, Outcome};
+
+/// A robots.txt as a command got it.
+pub enum Loaded {
+    /// Bytes from a file or standard input.
+    Local(Vec<u8>),
+    /// The result of fetching it over the network.
+    Remote(Box<Fetch>),
+}
+
+impl Loaded {
+    /// The body, when there is one to read: a local file, or a fetched
+    /// file that is available. Otherwise an error that says what happened.
+    pub fn body(&self, source: &str) -> anyhow::Result<&[u8]> {
+        match self {
+            Loaded::Local(body) => Ok(body),
+            Loaded::Remote(fetch) => match &fetch.outcome {
+                Outcome::Available(_) => Ok(&fetch.body),
+                other => anyhow::bail!(
+                    "{source}: robots.txt is {}",
+                    other.describe()
+                ),
+            },
+        }
+    }
+}
+
+/// Loads a robots.txt from a file, from standard input for `-`, or, for an
+/// `http://`, `https://` or `ftp://` URL, from the network: the robots.txt
+/// of that URL's authority, with the RFC 9309 rules for redirects, status
+/// codes and size.
+pub fn load(source: &str) -> anyhow::Result<Loaded> {
+    if is_remote(source) {
+        return Ok(Loaded::Remote(Box::new(fetch(source)?)));
+    }
+    read_robots(source).map(Loaded::Local)
+}
+
+/// Fetches the robots.txt that governs `url`.
+pub fn fetch(url: &str) -> anyhow::Result<Fetch> {
+    let authority = Authority::of(url)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the network runtime")?;
+    let fetcher = Fetcher::new()?;
+    Ok(runtime.block_on(fetcher.fetch(&authority)))
+}
 
 /// Reads a robots.txt body from a file, or from standard input for `-`,
 /// as raw bytes.
@@ -14,9 +62,6 @@ pub fn read_robots(source: &str) -> anyhow::Result<Vec<u8>> {
             .read_to_end(&mut body)
             .context("failed to read robots.txt from standard input")?;
         return Ok(body);
-    }
-    if is_remote(source) {
-        bail!("cannot read {source:?}: fetching robots.txt over the network is not supported by this build; save the file and pass its path");
     }
     std::fs::read(source)
         .with_context(|| format!("failed to read file \"{source}\""))

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 pub mod audit;
 pub mod check;
 pub mod explain;
+pub mod fetch;
 pub mod input;
 pub mod lint;
 
@@ -32,6 +33,7 @@ enum Command {
     Explain(explain::Args),
     Audit(audit::Args),
     Lint(lint::Args),
+    Fetch(fetch::Args),
 }
 
 /// What a command found, mapped to the exit status.
@@ -50,6 +52,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Lint(args) => lint::run(args),
+        Command::Fetch(args) => fetch::run(args),
     };
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,

@@ -23,7 +23,8 @@ pub struct Args {
     /// `text` (source lines underlined) or `json` (one object per line).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The robots.txt file, or `-` for standard input.
+    /// The robots.txt: a file, `-` for standard input, or an http(s) or
+    /// ftp URL.
     #[arg(value_name = "ROBOTS")]
     robots: String,
 }
@@ -674,8 +675,9 @@ fn both(a: &str, b: &str) -> Vec<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let body = input::read_robots(&args.robots)?;
-    let diagnostics = lint(&body);
+    let loaded = input::load(&args.robots)?;
+    let body = loaded.body(&args.robots)?;
+    let diagnostics = lint(body);
     let mut out = io::stdout().lock();
     match args.format {
         Format::Json => {
@@ -694,7 +696,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             }
         }
         Format::Text => {
-            write!(out, "{}", render(&args.robots, &body, &diagnostics))?
+            write!(out, "{}", render(&args.robots, body, &diagnostics))?
         }
     }
     out.flush()?;

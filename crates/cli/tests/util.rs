@@ -50,3 +50,57 @@ pub fn robots_file(body: &[u8]) -> (tempfile::TempDir, String) {
     let path = path.to_str().expect("utf-8 path").to_string();
     (dir, path)
 }
+
+/// A tiny HTTP server on loopback that answers every request with the same
+/// status, headers and body, and counts requests. It stops when dropped.
+pub struct Server {
+    pub addr: std::net::SocketAddr,
+    pub hits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Server {
+    pub fn start(status: u16, body: &'static str) -> Server {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener =
+            std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let stop =
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (h, s) = (hits.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !s.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((mut socket, _)) => {
+                        socket.set_nonblocking(false).unwrap();
+                        let mut buf = [0u8; 4096];
+                        let _ = socket.read(&mut buf);
+                        h.fetch_add(1, Ordering::SeqCst);
+                        let reply = format!(
+                            "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                            body.len()
+                        );
+                        let _ = socket.write_all(reply.as_bytes());
+                    }
+                    Err(_) => {
+                        std::thread::sleep(std::time::Duration::from_millis(5))
+                    }
+                }
+            }
+        });
+        Server { addr, hits, stop }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
