@@ -15,7 +15,7 @@ use crate::{Authority, Error};
 pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(24 * 3600);
 
 /// After this long unreachable, a site with no cached copy is treated as
-/// having no robots.txt ([G]: 30 days).
+/// having no robots.txt (Google: 30 days).
 pub const UNREACHABLE_LIMIT: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// A source of the current time, so that tests can move it.
