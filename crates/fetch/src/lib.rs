@@ -103,3 +103,8 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+// The README's examples use both crates, so they are tested from here.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

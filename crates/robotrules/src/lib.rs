@@ -104,7 +104,3 @@ pub use crate::report::{LineReport, Tag};
 pub use crate::robots::{
     Agent, Group, Robots, Rule, RuleKind, Selection, Sitemap, UnknownDirective,
 };
-
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
