@@ -8,34 +8,9 @@ use std::hint::black_box;
 use criterion::{
     criterion_group, criterion_main, BatchSize, Criterion, Throughput,
 };
-use robotrules_bench::{corpus, file, urls, CHECKS_FILE, TYPICAL_FILE};
+use robotrules_bench::{corpus, file, urls, Count, CHECKS_FILE, TYPICAL_FILE};
 
 const AGENT: &str = "Googlebot";
-
-/// A handler for `robotstxt`'s parser that only counts, so that the parse
-/// cannot be optimised away.
-#[derive(Default)]
-struct Count(usize);
-
-impl robotstxt::RobotsParseHandler for Count {
-    fn handle_robots_start(&mut self) {}
-    fn handle_robots_end(&mut self) {}
-    fn handle_user_agent(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_allow(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_disallow(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_sitemap(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {
-        self.0 += 1;
-    }
-}
 
 /// (a) Parse throughput over the whole real corpus.
 fn parse(c: &mut Criterion) {

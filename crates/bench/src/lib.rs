@@ -121,3 +121,28 @@ pub fn median(values: &mut [f64]) -> f64 {
         _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
+
+/// A handler for `robotstxt`'s parser that only counts directives, so that
+/// its parse can be timed without being optimised away.
+#[derive(Default)]
+pub struct Count(pub usize);
+
+impl robotstxt::RobotsParseHandler for Count {
+    fn handle_robots_start(&mut self) {}
+    fn handle_robots_end(&mut self) {}
+    fn handle_user_agent(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_allow(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_disallow(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_sitemap(&mut self, _: u32, _: &str) {
+        self.0 += 1;
+    }
+    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {
+        self.0 += 1;
+    }
+}

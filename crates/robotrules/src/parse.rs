@@ -339,15 +339,29 @@ impl Parser {
         }
     }
 
-    /// Normalises `value` into the scratch buffer; returns true if that
-    /// changed it.
-    fn escape(&mut self, value: &[u8]) -> bool {
-        self.escaped.clear();
+    /// Stores a rule or unknown directive with its value normalised, and
+    /// its written form too when normalising changed it.
+    fn put_escaped(
+        &mut self,
+        bits: u8,
+        tag: Tag,
+        key: Option<&[u8]>,
+        value: &[u8],
+    ) {
         if pattern::needs_escape(value) {
+            self.escaped.clear();
             pattern::escape_into(value, &mut self.escaped);
-            true
+            let escaped = self.escaped.as_bytes();
+            store::put_valued(
+                &mut self.store,
+                bits,
+                tag,
+                key,
+                escaped,
+                Some(value),
+            );
         } else {
-            false
+            store::put_valued(&mut self.store, bits, tag, key, value, None);
         }
     }
 
@@ -393,27 +407,7 @@ impl Parser {
                 } else {
                     Tag::Disallow
                 };
-                if self.escape(value) {
-                    let escaped = core::mem::take(&mut self.escaped);
-                    store::put_valued(
-                        &mut self.store,
-                        bits,
-                        tag,
-                        None,
-                        escaped.as_bytes(),
-                        Some(value),
-                    );
-                    self.escaped = escaped;
-                } else {
-                    store::put_valued(
-                        &mut self.store,
-                        bits,
-                        tag,
-                        None,
-                        value,
-                        None,
-                    );
-                }
+                self.put_escaped(bits, tag, None, value);
             }
             Key::Sitemap => store::put_sitemap(&mut self.store, bits, value),
             Key::Unknown => {
@@ -422,27 +416,7 @@ impl Parser {
                 } else {
                     Tag::Unknown
                 };
-                if self.escape(value) {
-                    let escaped = core::mem::take(&mut self.escaped);
-                    store::put_valued(
-                        &mut self.store,
-                        bits,
-                        tag,
-                        Some(key),
-                        escaped.as_bytes(),
-                        Some(value),
-                    );
-                    self.escaped = escaped;
-                } else {
-                    store::put_valued(
-                        &mut self.store,
-                        bits,
-                        tag,
-                        Some(key),
-                        value,
-                        None,
-                    );
-                }
+                self.put_escaped(bits, tag, Some(key), value);
             }
         }
     }

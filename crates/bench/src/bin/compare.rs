@@ -8,33 +8,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use robotrules_bench::{
-    corpus, file, median, urls, CHECKS_FILE, TYPICAL_FILE,
+    corpus, file, median, urls, Count, CHECKS_FILE, TYPICAL_FILE,
 };
 
 const AGENT: &str = "Googlebot";
-
-#[derive(Default)]
-struct Count(usize);
-
-impl robotstxt::RobotsParseHandler for Count {
-    fn handle_robots_start(&mut self) {}
-    fn handle_robots_end(&mut self) {}
-    fn handle_user_agent(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_allow(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_disallow(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_sitemap(&mut self, _: u32, _: &str) {
-        self.0 += 1;
-    }
-    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {
-        self.0 += 1;
-    }
-}
 
 /// A contender in one workload: a name and one timed unit of work that
 /// returns how many units (bytes, checks) it did.
