@@ -23,16 +23,29 @@ fn eq(x: u64, c: u8) -> u64 {
 /// Returns the index of the first byte of `s` that is `a` or `b`.
 #[inline]
 pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    scan(s, |x| eq(x, a) | eq(x, b), |c| c == a || c == b)
+}
+
+/// Finds the first byte for which `word` sets a high bit (eight at a
+/// time) or `byte` holds. The last word overlaps the one before: its bytes
+/// that were already checked had no hit, so its first hit is the first.
+#[inline(always)]
+fn scan(s: &[u8], word: impl Fn(u64) -> u64, byte: impl Fn(u8) -> bool) -> Option<usize> {
+    if s.len() < 8 {
+        return s.iter().position(|&c| byte(c));
+    }
     let mut i = 0;
-    while i + 8 <= s.len() {
-        let x = load(&s[i..]);
-        let m = eq(x, a) | eq(x, b);
+    loop {
+        let at = i.min(s.len() - 8);
+        let m = word(load(&s[at..]));
         if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
+            return Some(at + (m.trailing_zeros() / 8) as usize);
+        }
+        if at == s.len() - 8 {
+            return None;
         }
         i += 8;
     }
-    s[i..].iter().position(|&c| c == a || c == b).map(|at| i + at)
 }
 
 /// Returns the index of the first byte of `s` that is `a`.
@@ -45,16 +58,7 @@ pub(crate) fn find1(s: &[u8], a: u8) -> Option<usize> {
 /// bytes that pattern normalisation looks at.
 #[inline]
 pub(crate) fn find_escape_candidate(s: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while i + 8 <= s.len() {
-        let x = load(&s[i..]);
-        let m = eq(x, b'%') | (x & HI);
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    s[i..].iter().position(|&c| c == b'%' || c >= 0x80).map(|at| i + at)
+    scan(s, |x| eq(x, b'%') | (x & HI), |c| c == b'%' || c >= 0x80)
 }
 
 #[cfg(test)]
