@@ -324,6 +324,7 @@ async fn a_gzip_bomb_costs_at_most_the_cap() {
         }),
     );
     let addr = serve_on("127.0.0.1", app).await;
+    let peak_before = peak_rss_kib();
     let started = Instant::now();
     let f = fetch(addr).await;
     assert_eq!(f.bytes_read, MAX_BODY);
@@ -333,12 +334,29 @@ async fn a_gzip_bomb_costs_at_most_the_cap() {
         "{:?}",
         started.elapsed()
     );
+    // The bomb inflates to 200 MB: had it been decoded whole, the peak
+    // would have grown by that much. (Other tests share the process, so
+    // the margin is wide.)
+    if let (Some(before), Some(after)) = (peak_before, peak_rss_kib()) {
+        assert!(
+            after - before < 100 * 1024,
+            "peak RSS grew by {} KiB",
+            after - before
+        );
+    }
     match f.outcome {
         Outcome::Available(robots) => {
             assert!(!robots.is_allowed("a", "/bomb"))
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// The process's peak resident set, in KiB (Linux).
+fn peak_rss_kib() -> Option<i64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// A server counting hits, answering with the given headers.

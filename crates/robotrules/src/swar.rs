@@ -30,7 +30,11 @@ pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
 /// time) or `byte` holds. The last word overlaps the one before: its bytes
 /// that were already checked had no hit, so its first hit is the first.
 #[inline(always)]
-fn scan(s: &[u8], word: impl Fn(u64) -> u64, byte: impl Fn(u8) -> bool) -> Option<usize> {
+fn scan(
+    s: &[u8],
+    word: impl Fn(u64) -> u64,
+    byte: impl Fn(u8) -> bool,
+) -> Option<usize> {
     if s.len() < 8 {
         return s.iter().position(|&c| byte(c));
     }
