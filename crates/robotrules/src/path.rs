@@ -80,14 +80,30 @@ fn path_start(b: &[u8], start: usize) -> Option<usize> {
 pub(crate) fn match_path(url: &str) -> Cow<'_, [u8]> {
     let b = url.as_bytes();
     let start = if b.starts_with(b"//") { 2 } else { 0 };
-    let Some(begin) = path_start(b, start) else {
-        return Cow::Borrowed(b"/");
+    let first = |from: usize| {
+        b[from..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'?' | b';' | b'#'))
+            .map(|at| from + at)
     };
-    if b[start..begin].contains(&b'#') {
+    // A `#` before the path start (searched from the start) gives "/".
+    let Some(early) = first(start) else { return Cow::Borrowed(b"/") };
+    let begin = if b[early] == b'#' {
         return Cow::Borrowed(b"/");
-    }
-    let end =
-        memchr::memchr2(b'#', 0, &b[begin..]).map_or(b.len(), |at| begin + at);
+    } else if early > start
+        && b[early - 1] == b':'
+        && b[early] == b'/'
+        && b.get(early + 1) == Some(&b'/')
+    {
+        match first(early + 2) {
+            Some(at) if b[at] != b'#' => at,
+            _ => return Cow::Borrowed(b"/"),
+        }
+    } else {
+        early
+    };
+    let end = crate::swar::find2(&b[begin..], b'#', 0)
+        .map_or(b.len(), |at| begin + at);
     let path = &b[begin..end];
     if b[begin] == b'/' {
         Cow::Borrowed(path)

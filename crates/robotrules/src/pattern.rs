@@ -213,18 +213,24 @@ pub(crate) struct Wild {
     required: u128,
 }
 
-/// The set of ASCII bytes in `bytes`, one bit each; other bytes are left
-/// out (patterns are ASCII, so they never need them).
+/// The set of bytes in `bytes`, one bit per ASCII byte. A byte ≥ 0x80
+/// sets the bit of its low seven bits: exact for patterns (normalised, so
+/// ASCII), a superset for paths, which is all a prefilter needs.
 #[inline]
 pub(crate) fn byte_set(bytes: &[u8]) -> u128 {
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for &b in bytes {
-        let bit = 1u64 << (b & 63);
-        lo |= if b < 64 { bit } else { 0 };
-        hi |= if (64..128).contains(&b) { bit } else { 0 };
-    }
-    (u128::from(hi) << 64) | u128::from(lo)
+    bytes.iter().fold(0, |set, &b| set | BIT[usize::from(b)])
 }
+
+/// `BIT[b]` is the bit of byte `b` in a byte set.
+static BIT: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = 1u128 << (b & 127);
+        b += 1;
+    }
+    table
+};
 
 /// Splits a pattern into its literal prefix length and its compiled tail.
 pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
@@ -342,9 +348,17 @@ fn find_in(hay: &[u8], needle: &[u8]) -> Option<usize> {
 fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, tail) = needle.split_first()?;
     let last_start = hay.len().checked_sub(needle.len())?;
-    (0..=last_start).find(|&i| {
-        hay[i] == first && tail.iter().zip(&hay[i + 1..]).all(|(a, b)| a == b)
-    })
+    // Jump from one occurrence of the first byte to the next, eight bytes
+    // at a time, and compare the rest only there.
+    let mut from = 0;
+    while let Some(at) = crate::swar::find1(&hay[from..=last_start], first) {
+        let i = from + at;
+        if tail.iter().zip(&hay[i + 1..]).all(|(a, b)| a == b) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 #[cfg(test)]
