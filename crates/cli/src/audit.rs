@@ -14,9 +14,11 @@ use crate::Outcome;
 /// The catalogue of crawlers, shipped with the binary.
 const CATALOGUE: &str = include_str!("../data/crawlers.toml");
 
-/// For each well-known crawler (search engines, AI crawlers and
-/// assistants), whether the file names it or leaves it to `*`, and whether
-/// it may fetch everything, part of the site, or nothing.
+/// Shows what the file allows each well-known crawler.
+///
+/// For search engines, AI crawlers and AI assistants: whether the file
+/// names each one or leaves it to `*`, and whether it may fetch
+/// everything, part of the site, or nothing.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print a JSON array instead of a table.

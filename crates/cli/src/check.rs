@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::input;
 use crate::Outcome;
 
-/// Shows whether a crawler may fetch URLs, by a robots.txt file.
+/// Shows whether a crawler may fetch URLs, by a robots.txt
 ///
 /// With no --agent: ROBOTS AGENT [URL...]. With --agent (repeatable, the
 /// names are merged as one crawler): ROBOTS [URL...]. With no URL, URLs are
@@ -28,8 +28,9 @@ pub struct Args {
     /// Print one JSON object per URL instead of a sentence.
     #[arg(long)]
     json: bool,
-    /// The robots.txt file (`-` for standard input), then the agent unless
-    /// --agent is given, then the URLs.
+    /// The robots.txt: a file, `-` for standard input, or an http(s) or
+    /// ftp URL (its authority's robots.txt is fetched); then the agent
+    /// unless --agent is given; then the URLs.
     #[arg(value_name = "ROBOTS [AGENT] [URL]", required = true, num_args = 1..)]
     args: Vec<String>,
 }

@@ -10,9 +10,11 @@ use serde_json::{json, Value};
 use crate::input;
 use crate::Outcome;
 
-/// Explains the verdict for one URL: the groups chosen for the crawler and
-/// why, every rule that matches with its priority, and the rule that
-/// decides. Exits 0 if the URL is allowed, 1 if not, 2 on error.
+/// Explains the verdict for one URL, line by line.
+///
+/// Shows the groups chosen for the crawler and why, every rule that
+/// matches with its priority, and the rule that decides. Exits 0 if the
+/// URL is allowed, 1 if not, 2 on error.
 #[derive(clap::Args)]
 pub struct Args {
     /// A crawler name; repeat it for a crawler known by several names.

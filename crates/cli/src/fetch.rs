@@ -10,12 +10,13 @@ use serde_json::json;
 use crate::input;
 use crate::Outcome as Exit;
 
-/// Fetches the robots.txt that governs URL, as a crawler must (RFC 9309):
-/// each redirect, the status, the bytes read and whether the 500 KiB cap
-/// cut the body, the cache lifetime, the outcome and a summary of the
-/// rules. Exits 0 if the site can be crawled by its rules (available or
-/// unavailable), 1 if it is unreachable (everything disallowed), 2 on
-/// error.
+/// Fetches a site's robots.txt as a crawler must, and shows what happened.
+///
+/// Each redirect, the status, the bytes read and whether the 500 KiB cap
+/// cut the body, the cache lifetime, the outcome (RFC 9309) and a summary
+/// of the rules. Exits 0 if the site can be crawled by its rules
+/// (available or unavailable), 1 if it is unreachable (everything
+/// disallowed), 2 on error.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print one JSON object instead of text.

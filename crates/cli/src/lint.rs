@@ -15,8 +15,10 @@ use serde_json::json;
 use crate::input;
 use crate::Outcome;
 
-/// Reports what is wrong or risky in a robots.txt, with the line and the
-/// column, like a compiler. Exits 1 if any error is found, 0 if not, 2 if
+/// Reports what is wrong or risky in a robots.txt.
+///
+/// Diagnostics come with a stable code, the line and column, and a help
+/// line, like a compiler's. Exits 1 if any error is found, 0 if not, 2 if
 /// the file cannot be read.
 #[derive(clap::Args)]
 pub struct Args {
