@@ -90,11 +90,12 @@ pub fn audit<'c>(
         .collect()
 }
 
-fn access(c: Coverage) -> &'static str {
+fn access(c: &Coverage) -> &'static str {
     match c {
         Coverage::AllowedEverywhere => "allowed",
-        Coverage::Partial => "partially disallowed",
+        Coverage::Partial { .. } => "partially disallowed",
         Coverage::DisallowedEverywhere => "fully disallowed",
+        _ => "unknown (too costly to decide)",
     }
 }
 
@@ -146,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 s.crawler.operator,
                 s.crawler.purpose,
                 via(s),
-                access(s.coverage)
+                access(&s.coverage)
             );
         }
         let ai: Vec<_> = standings
@@ -158,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             .filter(|s| s.coverage == Coverage::DisallowedEverywhere)
             .count();
         let partly =
-            ai.iter().filter(|s| s.coverage == Coverage::Partial).count();
+            ai.iter().filter(|s| s.coverage.as_str() == "partial").count();
         let _ = writeln!(
             text,
             "\nAI crawlers: {blocked} of {} fully disallowed, {partly} partially, {} allowed.",

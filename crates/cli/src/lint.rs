@@ -70,7 +70,7 @@ pub struct Diagnostic {
 }
 
 /// Google reads at most this many bytes of a robots.txt.
-const GOOGLE_CAP: usize = 500 * 1024;
+const GOOGLE_CAP: usize = robotrules::FETCH_LIMIT;
 
 /// The keys a typo is compared with.
 const KNOWN_KEYS: &[&str] = &[

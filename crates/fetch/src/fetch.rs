@@ -9,7 +9,7 @@ use url::Url;
 use crate::{Authority, Error, ErrorKind};
 
 /// Google reads at most this many bytes of a robots.txt (500 KiB).
-pub const MAX_BODY: usize = 500 * 1024;
+pub const MAX_BODY: usize = robotrules::FETCH_LIMIT;
 
 /// How many consecutive redirects are followed (RFC 9309: at least five).
 pub const MAX_REDIRECTS: usize = 5;

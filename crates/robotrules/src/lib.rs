@@ -81,6 +81,7 @@ extern crate alloc;
 extern crate std;
 
 mod agent;
+mod coverage;
 mod extension;
 mod matcher;
 mod parse;
@@ -92,12 +93,15 @@ mod store;
 mod swar;
 
 pub use crate::agent::{is_valid_agent, product_token};
+pub use crate::coverage::{Coverage, COVERAGE_BUDGET};
 pub use crate::extension::{
     CleanParam, Extension, ExtensionError, ExtensionErrorKind, ExtensionKind,
     ExtensionValue, RequestRate, VisitTime,
 };
-pub use crate::matcher::{Coverage, DecidingRule, Decision, Matcher};
-pub use crate::parse::{raw_lines, MAX_BODY_LEN, MAX_LINE_LEN, UNUSED_KEYS};
+pub use crate::matcher::{DecidingRule, Decision, Matcher};
+pub use crate::parse::{
+    raw_lines, FETCH_LIMIT, MAX_BODY_LEN, MAX_LINE_LEN, UNUSED_KEYS,
+};
 pub use crate::path::path_of;
 pub use crate::pattern::escape_pattern;
 pub use crate::report::{LineReport, Tag};

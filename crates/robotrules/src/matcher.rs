@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::coverage::{self, Coverage};
 use crate::path::match_path;
 use crate::pattern::{self, Tail};
 use crate::robots::{Robots, RuleKind, RuleView};
@@ -195,7 +196,9 @@ pub struct Matcher {
     dense: Box<[u8]>,
     wild: Box<[WildRef]>,
     groups: Box<[WildGroup]>,
-    text: String,
+    /// Patterns (ASCII), the values as written (any bytes) and the tree's
+    /// labels.
+    text: Vec<u8>,
     named: bool,
 }
 
@@ -205,10 +208,10 @@ impl Matcher {
         let named = selection.is_named();
         let chosen: Vec<_> = selection.rules().collect();
 
-        let mut text = String::new();
-        let mut push = |s: &str| {
+        let mut text = Vec::new();
+        let mut push = |s: &[u8]| {
             let off = text.len() as u32;
-            text.push_str(s);
+            text.extend_from_slice(s);
             (off, s.len() as u32)
         };
         let mut rules = Vec::with_capacity(chosen.len());
@@ -218,9 +221,8 @@ impl Matcher {
                 continue;
             }
             let allow = rule.kind() == RuleKind::Allow;
-            let pattern_span = push(pat);
-            let written = String::from_utf8_lossy(rule.as_written());
-            let written_span = push(&written);
+            let pattern_span = push(pat.as_bytes());
+            let written_span = push(rule.as_written());
             let (prefix_len, tail) = pattern::compile(pat.as_bytes());
             rules.push(Compiled {
                 tail,
@@ -282,8 +284,10 @@ impl Matcher {
                     } else {
                         RuleKind::Disallow
                     },
-                    pattern: self.span(r.pattern),
-                    written: self.span(r.written).as_bytes(),
+                    // Patterns are normalised, so ASCII.
+                    pattern: core::str::from_utf8(self.span(r.pattern))
+                        .unwrap_or_default(),
+                    written: self.span(r.written),
                 };
                 let rule =
                     DecidingRule::new(view, r.priority as usize, r.via_index);
@@ -299,13 +303,19 @@ impl Matcher {
         self.named
     }
 
-    /// Returns whether the crawler may fetch every path, some, or none.
+    /// Returns whether the crawler may fetch every path, some, or none,
+    /// with a witness path of each kind for [`Coverage::Partial`].
     ///
-    /// Judged by the rules, not by their text: `Disallow: /` and
-    /// `Disallow: /*` both block everything, and `Allow: /$` beside them
-    /// opens the root again. Each rule yields witness paths (its pattern
-    /// with `*` as nothing or as a byte, with and without a byte after
-    /// it), and a witness that gets the other verdict proves the mix.
+    /// The answer is exact for every rule set, under the reference's
+    /// longest match, `*` and `$`, and the index.html retry: it is not
+    /// read from the rules' text (`Disallow: /` and `Disallow: /*` both
+    /// block everything, `Allow: /$` beside them opens the root again),
+    /// and each witness has been checked by this matcher. On rule sets
+    /// that would cost more than [`COVERAGE_BUDGET`](crate::COVERAGE_BUDGET)
+    /// to decide, the answer is [`Coverage::Unknown`], never a guess.
+    ///
+    /// It costs one check per rule at most, and stops as soon as both an
+    /// allowed and a disallowed path are found.
     ///
     /// # Example
     ///
@@ -314,49 +324,13 @@ impl Matcher {
     ///
     /// let robots = Robots::parse(b"user-agent: a\ndisallow: /*\nuser-agent: b\ndisallow: /\nallow: /$\n");
     /// assert_eq!(robots.matcher(&["a"]).coverage(), Coverage::DisallowedEverywhere);
-    /// assert_eq!(robots.matcher(&["b"]).coverage(), Coverage::Partial);
+    /// let partial = robots.matcher(&["b"]).coverage();
+    /// assert_eq!(partial.allowed_witness(), Some("/"));
+    /// assert!(!robots.is_allowed("b", partial.disallowed_witness().unwrap()));
     /// assert_eq!(robots.matcher(&["c"]).coverage(), Coverage::AllowedEverywhere);
     /// ```
     pub fn coverage(&self) -> Coverage {
-        let verdict = |path: &[u8]| match self.find(path) {
-            Some(r) => r.allow || r.priority == 0,
-            None => true,
-        };
-        let (mut any_allowed, mut any_disallowed) = (false, false);
-        let mut probe = |path: &[u8]| {
-            if verdict(path) {
-                any_allowed = true;
-            } else {
-                any_disallowed = true;
-            }
-        };
-        for p in [&b"/"[..], b"/x", b"/robots.txt"] {
-            probe(p);
-        }
-        for rule in self.rules.iter() {
-            let (off, len) = rule.pattern;
-            let pattern =
-                &self.text.as_bytes()[off as usize..(off + len) as usize];
-            for witness in witnesses(pattern) {
-                probe(&witness);
-            }
-            if rule.via_index {
-                if let Some(keep) = pattern::index_fallback(pattern) {
-                    probe(
-                        &pattern[..keep]
-                            .iter()
-                            .copied()
-                            .filter(|&b| b != b'*')
-                            .collect::<Vec<_>>(),
-                    );
-                }
-            }
-        }
-        match (any_allowed, any_disallowed) {
-            (true, false) => Coverage::AllowedEverywhere,
-            (false, true) => Coverage::DisallowedEverywhere,
-            _ => Coverage::Partial,
-        }
+        crate::coverage::coverage(self)
     }
 
     /// Returns the number of rules the matcher checks (including the
@@ -365,7 +339,7 @@ impl Matcher {
         self.rules.len()
     }
 
-    fn span(&self, (off, len): (u32, u32)) -> &str {
+    fn span(&self, (off, len): (u32, u32)) -> &[u8] {
         self.text.get(off as usize..(off + len) as usize).unwrap_or_default()
     }
 
@@ -376,6 +350,17 @@ impl Matcher {
     /// match by being reached; the second checks only the wildcard rules
     /// that could still beat that.
     fn find(&self, path: &[u8]) -> Option<&Compiled> {
+        self.find_counted::<false>(path, &mut 0)
+    }
+
+    /// `find`, adding to `work` (when `COUNT` is set) the bytes that
+    /// wildcard rules were tried on.
+    #[inline]
+    fn find_counted<const COUNT: bool>(
+        &self,
+        path: &[u8],
+        work: &mut u64,
+    ) -> Option<&Compiled> {
         // The nodes with wildcard rules on the way down, kept for the
         // second pass; a deeper path (rare) walks again.
         let mut stack = [(0u32, 0u32); 16];
@@ -402,13 +387,21 @@ impl Matcher {
         let set = pattern::byte_set(path);
         if overflow {
             self.walk(path, |node, _, depth| {
-                self.check_wild(node, path, depth, set, &mut best)
+                self.check_wild::<COUNT>(
+                    node, path, depth, set, &mut best, work,
+                )
             });
         } else {
             for &(index, depth) in &stack[..stacked] {
                 let node = &self.nodes[index as usize];
-                if !self.check_wild(node, path, depth as usize, set, &mut best)
-                {
+                if !self.check_wild::<COUNT>(
+                    node,
+                    path,
+                    depth as usize,
+                    set,
+                    &mut best,
+                    work,
+                ) {
                     break;
                 }
             }
@@ -419,13 +412,14 @@ impl Matcher {
     /// Checks a node's wildcard rules that could beat `best`; returns
     /// false once nothing can (`best` is 0).
     #[inline]
-    fn check_wild(
+    fn check_wild<const COUNT: bool>(
         &self,
         node: &Node,
         path: &[u8],
         depth: usize,
         set: u128,
         best: &mut u32,
+        work: &mut u64,
     ) -> bool {
         let (start, end) = node.wild;
         for group in &self.groups[start as usize..end as usize] {
@@ -436,6 +430,9 @@ impl Matcher {
             for w in &self.wild[start as usize..end as usize] {
                 if w.index >= *best {
                     break;
+                }
+                if COUNT {
+                    *work += (path.len() - depth) as u64 + 1;
                 }
                 if w.required & !set == 0
                     && self.rules[w.index as usize]
@@ -459,7 +456,7 @@ impl Matcher {
         path: &[u8],
         mut visit: impl FnMut(&Node, u32, usize) -> bool,
     ) {
-        let text = self.text.as_bytes();
+        let text = &self.text;
         let mut index = 0u32;
         let mut node = &self.nodes[0];
         let mut depth = 0usize;
@@ -503,58 +500,6 @@ impl Matcher {
     }
 }
 
-/// Paths that a pattern matches, or nearly matches: `*` as nothing and as
-/// `x`, the `$` dropped, and a byte appended where that is allowed.
-fn witnesses(pattern: &[u8]) -> Vec<Vec<u8>> {
-    let (body, anchored) = match pattern.split_last() {
-        Some((b'$', rest)) => (rest, true),
-        _ => (pattern, false),
-    };
-    let mut out = Vec::new();
-    for star in [&b""[..], b"x"] {
-        let mut path: Vec<u8> = Vec::new();
-        if body.first() != Some(&b'/') {
-            path.push(b'/');
-        }
-        for &b in body {
-            if b == b'*' {
-                path.extend_from_slice(star);
-            } else {
-                path.push(b);
-            }
-        }
-        if !anchored {
-            let mut longer = path.clone();
-            longer.push(b'x');
-            out.push(longer);
-        }
-        out.push(path);
-    }
-    out
-}
-
-/// How much of a site a crawler may fetch: see [`Matcher::coverage`].
-#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
-pub enum Coverage {
-    /// No path is disallowed.
-    AllowedEverywhere,
-    /// Some paths are allowed and some are not.
-    Partial,
-    /// Every path is disallowed.
-    DisallowedEverywhere,
-}
-
-impl Coverage {
-    /// `"allowed"`, `"partial"` or `"disallowed"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Coverage::AllowedEverywhere => "allowed",
-            Coverage::Partial => "partial",
-            Coverage::DisallowedEverywhere => "disallowed",
-        }
-    }
-}
-
 impl fmt::Debug for Matcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Matcher")
@@ -578,14 +523,14 @@ struct Builder {
 }
 
 impl Builder {
-    fn build(rules: Vec<Compiled>, mut text: String, named: bool) -> Matcher {
+    fn build(rules: Vec<Compiled>, mut text: Vec<u8>, named: bool) -> Matcher {
         let mut b = Builder {
             children: alloc::vec![Vec::new()],
             rules: alloc::vec![Vec::new()],
         };
         for (index, rule) in rules.iter().enumerate() {
             let off = rule.pattern.0 as usize;
-            let prefix = &text.as_bytes()[off..off + rule.prefix_len as usize];
+            let prefix = &text[off..off + rule.prefix_len as usize];
             let mut node = 0;
             for &byte in prefix {
                 node = b.child(node, byte);
@@ -608,7 +553,7 @@ impl Builder {
         let (edge_bytes, edge_targets, dense) = edges;
         let base = text.len() as u32;
         // Labels are ASCII: they come from normalised patterns.
-        text.push_str(core::str::from_utf8(&label_text).unwrap_or_default());
+        text.extend_from_slice(&label_text);
         for node in &mut nodes {
             node.label.0 += base;
         }
@@ -725,5 +670,36 @@ impl Builder {
                 wild: (groups_start, groups.len() as u32),
             });
         }
+    }
+}
+
+impl coverage::Rules for Matcher {
+    fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
+        let mut retry = Vec::new();
+        for rule in self.rules.iter() {
+            let (off, len) = rule.pattern;
+            let pat = self.span((off, len));
+            let go_on = if rule.via_index {
+                let keep = rule.priority as usize - 1;
+                retry.clear();
+                retry.extend_from_slice(&pat[..keep.min(pat.len())]);
+                retry.push(b'$');
+                f(&retry)
+            } else {
+                f(pat)
+            };
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    fn verdict(&self, path: &[u8]) -> (bool, u64) {
+        let mut work = path.len() as u64;
+        let allowed = match self.find_counted::<true>(path, &mut work) {
+            Some(r) => r.allow || r.priority == 0,
+            None => true,
+        };
+        (allowed, work)
     }
 }

@@ -18,6 +18,17 @@ use crate::swar;
 /// > — REP.md §4
 pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
 
+/// How much of a robots.txt crawlers read, in bytes (500 KiB).
+///
+/// > If a `MAX_FETCH_LEN` limit is enforced, it MUST be at least 500
+/// > kibibytes (KiB). — RFC 9309 §2.5
+///
+/// Google stops at 500 KiB and ignores the rest. The parser itself has no
+/// such limit (the reference parses everything it is given); the fetch
+/// layer, `robotrules-fetch`, cuts bodies here, and tools use it to say
+/// when a rule lies past what crawlers read.
+pub const FETCH_LIMIT: usize = 500 * 1024;
+
 /// The largest body the parser reads, in bytes (256 MiB).
 ///
 /// The reference has no limit; this one only bounds memory on hostile

@@ -1,0 +1,302 @@
+//! Site-level verdicts: may a crawler fetch every path, some, or none?
+//!
+//! # Why a few probes are enough
+//!
+//! A pattern `P` is a literal start, `*`-separated literal segments, and
+//! an optional final `$`. Call *generic* the path that spells `P` with
+//! every `*` (and, without `$`, the open end) replaced by a byte `z` that
+//! no pattern contains. If a pattern `Q` matches the generic path of `P`,
+//! then `Q` matches every path that `P` matches: `Q`'s literal segments
+//! cannot overlap a `z`, so each of them lies inside one of `P`'s literal
+//! segments, in order, and the same placement works in any path of `P`
+//! whatever its `*`s stand for.
+//!
+//! So the rules that match the generic path of `P` are exactly those that
+//! match all of `P`'s paths, a subset of those that match any one of
+//! them. Take an allowed path: its best `allow` rule `A` (or, if no rule
+//! matches it, the pattern `/*`) has a generic path that `A` matches and
+//! that no stronger `disallow` can match, so that path is allowed too.
+//! Likewise a disallowed path's best `disallow` has a disallowed generic
+//! path. Checking the generic path of every rule (and of `/*`) therefore
+//! finds an allowed path if there is one and a disallowed path if there
+//! is one: the answer is exact, with real paths as witnesses.
+//!
+//! Paths start with `/`, so a pattern that starts with `*` stands for the
+//! paths of `/*X` and, when `X` starts with `/`, of `X` itself: both are
+//! probed.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::pattern;
+
+/// How much of a site a crawler may fetch: see
+/// [`Matcher::coverage`](crate::Matcher::coverage).
+///
+/// The witnesses of [`Coverage::Partial`] are paths (starting with `/`)
+/// that the matcher allows and disallows; they may hold any byte that no
+/// rule uses, chosen to stand for "anything here".
+#[derive(Clone, Debug, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum Coverage {
+    /// No path is disallowed.
+    AllowedEverywhere,
+    /// Some paths are allowed and some are not.
+    Partial {
+        /// A path that is allowed.
+        allowed: String,
+        /// A path that is disallowed.
+        disallowed: String,
+    },
+    /// Every path is disallowed.
+    DisallowedEverywhere,
+    /// The rules are too many, or too costly, to decide within
+    /// [`COVERAGE_BUDGET`]: no claim is made.
+    Unknown,
+}
+
+impl Coverage {
+    /// `"allowed"`, `"partial"`, `"disallowed"` or `"unknown"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Coverage::AllowedEverywhere => "allowed",
+            Coverage::Partial { .. } => "partial",
+            Coverage::DisallowedEverywhere => "disallowed",
+            Coverage::Unknown => "unknown",
+        }
+    }
+
+    /// A path that is allowed, for [`Coverage::Partial`].
+    pub fn allowed_witness(&self) -> Option<&str> {
+        match self {
+            Coverage::Partial { allowed, .. } => Some(allowed),
+            _ => None,
+        }
+    }
+
+    /// A path that is disallowed, for [`Coverage::Partial`].
+    pub fn disallowed_witness(&self) -> Option<&str> {
+        match self {
+            Coverage::Partial { disallowed, .. } => Some(disallowed),
+            _ => None,
+        }
+    }
+}
+
+/// The most work [`Matcher::coverage`](crate::Matcher::coverage) does
+/// before it answers [`Coverage::Unknown`], in bytes of probe paths times
+/// the rules that each probe has to try. Real files need a tiny fraction
+/// of it; it bounds the time spent on hostile ones (about a tenth of a
+/// second).
+pub const COVERAGE_BUDGET: u64 = 1 << 26;
+
+/// The bytes tried, in order, as the byte that no pattern contains.
+/// `#` (a comment), NUL (ends a path), `%` (escapes), `*` and `$` are
+/// left out.
+const FRESH: &[u8] = b"xzqjkvwyXZQJKVWY0123456789-_~.!'()+,=@:;&";
+
+/// What coverage needs from a matcher.
+pub(crate) trait Rules {
+    /// Calls `f` with each rule's pattern as it is matched (the
+    /// index.html retries as their own `dir$` pattern), strongest first.
+    fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool);
+    /// The verdict for a path, and the work it took (see
+    /// [`COVERAGE_BUDGET`]).
+    fn verdict(&self, path: &[u8]) -> (bool, u64);
+}
+
+/// Computes the coverage of `rules`: see the module documentation.
+pub(crate) fn coverage(rules: &impl Rules) -> Coverage {
+    let fresh = fresh_string(rules);
+    let mut budget = COVERAGE_BUDGET;
+    let mut allowed: Option<Vec<u8>> = None;
+    let mut disallowed: Option<Vec<u8>> = None;
+    let mut over = false;
+    let mut probe = |path: &[u8]| -> bool {
+        let (ok, work) = rules.verdict(path);
+        let slot = if ok { &mut allowed } else { &mut disallowed };
+        if slot.is_none() {
+            *slot = Some(path.to_vec());
+        }
+        match budget.checked_sub(work.max(1)) {
+            Some(left) => budget = left,
+            None => over = true,
+        }
+        // Go on while one kind is missing and there is budget left.
+        !over && (allowed.is_none() || disallowed.is_none())
+    };
+    let mut go_on = probe(b"/");
+    if go_on {
+        let mut all = Vec::from(&b"/"[..]);
+        all.extend_from_slice(&fresh);
+        all.extend_from_slice(&fresh);
+        go_on = probe(&all);
+    }
+    if go_on {
+        rules.for_each_pattern(&mut |pat| {
+            for variant in rooted(pat) {
+                // A plain reading first (`*` as nothing), for a
+                // friendlier witness; then the generic path.
+                if !probe(&spell(variant.0, variant.1, pat, b"", false)) {
+                    return false;
+                }
+                if !probe(&spell(variant.0, variant.1, pat, &fresh, true)) {
+                    return false;
+                }
+            }
+            true
+        });
+    }
+    let text = |p: Vec<u8>| String::from_utf8_lossy(&p).into_owned();
+    match (allowed, disallowed) {
+        (Some(a), Some(d)) => {
+            Coverage::Partial { allowed: text(a), disallowed: text(d) }
+        }
+        _ if over => Coverage::Unknown,
+        (Some(_), None) => Coverage::AllowedEverywhere,
+        (None, Some(_)) => Coverage::DisallowedEverywhere,
+        // Unreachable: "/" was probed.
+        (None, None) => Coverage::Unknown,
+    }
+}
+
+/// Returns a short string of bytes that no pattern contains.
+fn fresh_string(rules: &impl Rules) -> Vec<u8> {
+    let mut used = 0u128;
+    rules.for_each_pattern(&mut |pat| {
+        used |= pattern::byte_set(pat);
+        true
+    });
+    match FRESH.iter().find(|&&b| used & (1u128 << b) == 0) {
+        Some(&b) => alloc::vec![b],
+        // Patterns are normalised to ASCII, so a non-ASCII character
+        // never overlaps one of their segments.
+        None => "\u{e9}".as_bytes().to_vec(),
+    }
+}
+
+/// The `/`-rooted readings of a pattern, as (prefix to write first, the
+/// part of the pattern to spell after it). Paths start with `/`: a
+/// pattern `*X` covers the paths of `/*X` and, if `X` starts with `/`,
+/// of `X`.
+fn rooted(pat: &[u8]) -> impl Iterator<Item = (bool, usize)> {
+    let stars = pat.iter().take_while(|&&b| b == b'*').count();
+    let (a, b) = if stars == 0 {
+        (Some((false, 0)), None)
+    } else {
+        let rest = &pat[stars..];
+        // `(true, stars)`: "/", a star, then the rest.
+        (Some((true, stars)), rest.starts_with(b"/").then_some((false, stars)))
+    };
+    a.into_iter().chain(b)
+}
+
+/// Spells a path from `pat[from..]`: each `*` becomes `star`; without a
+/// final `$`, `star` is also appended when `open` is set. With `slash`,
+/// the path starts with `/` and a `star`.
+fn spell(
+    slash: bool,
+    from: usize,
+    pat: &[u8],
+    star: &[u8],
+    open: bool,
+) -> Vec<u8> {
+    let (body, anchored) = match pat.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pat, false),
+    };
+    let body = body.get(from..).unwrap_or_default();
+    let mut out = Vec::with_capacity(body.len() + 4 * star.len() + 1);
+    if slash {
+        out.push(b'/');
+        out.extend_from_slice(star);
+    }
+    for &b in body {
+        if b == b'*' {
+            out.extend_from_slice(star);
+        } else {
+            out.push(b);
+        }
+    }
+    if !anchored && open {
+        out.extend_from_slice(star);
+    }
+    if out.is_empty() {
+        out.push(b'/');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Naive(Vec<(bool, Vec<u8>)>);
+
+    impl Rules for Naive {
+        fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
+            for (_, p) in &self.0 {
+                if !f(p) {
+                    return;
+                }
+            }
+        }
+        fn verdict(&self, path: &[u8]) -> (bool, u64) {
+            let best = |allow: bool| {
+                self.0
+                    .iter()
+                    .filter(|(a, p)| *a == allow && pattern::matches(p, path))
+                    .map(|(_, p)| p.len() as i64)
+                    .max()
+                    .unwrap_or(-1)
+            };
+            let (a, d) = (best(true), best(false));
+            (!(d > a && d > 0), 1)
+        }
+    }
+
+    fn cov(rules: &[(bool, &str)]) -> Coverage {
+        let rules =
+            rules.iter().map(|&(a, p)| (a, p.as_bytes().to_vec())).collect();
+        coverage(&Naive(rules))
+    }
+
+    macro_rules! c {
+        ($rules:expr, $want:expr) => {
+            assert_eq!(cov(&$rules).as_str(), $want, "{:?}", $rules)
+        };
+    }
+
+    #[test]
+    fn simple() {
+        c!([(true, "/x"); 0], "allowed");
+        c!([(false, "/")], "disallowed");
+        c!([(false, "/*")], "disallowed");
+        c!([(false, "*")], "disallowed");
+        c!([(false, "/"), (true, "/$")], "partial");
+        c!([(false, "/private")], "partial");
+        c!([(false, "/a"), (true, "/a")], "allowed");
+        c!([(false, "*/")], "disallowed");
+        c!([(false, "/$")], "partial");
+    }
+
+    #[test]
+    fn allow_shadowed_by_longer_disallow() {
+        // The issue's example: `Allow: /*a` opens `/ab` again.
+        c!(
+            [(false, "/"), (true, "/*a"), (false, "/*a$"), (false, "/*ax")],
+            "partial"
+        );
+        // Every path with an `a` allowed, every other disallowed...
+        c!([(false, "/"), (true, "/*a")], "partial");
+        // ...and an allow that every longer disallow covers.
+        c!([(false, "/"), (true, "/a"), (false, "/a*")], "disallowed");
+    }
+
+    #[test]
+    fn witnesses_are_paths() {
+        let c = cov(&[(false, "*/x"), (true, "/")]);
+        let d = c.disallowed_witness().unwrap();
+        assert!(d.starts_with('/'), "{d}");
+    }
+}
