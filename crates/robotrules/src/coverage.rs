@@ -84,11 +84,11 @@ impl Coverage {
 }
 
 /// The most work [`Matcher::coverage`](crate::Matcher::coverage) does
-/// before it answers [`Coverage::Unknown`], in bytes of probe paths times
-/// the rules that each probe has to try. Real files need a tiny fraction
-/// of it; it bounds the time spent on hostile ones (about a tenth of a
-/// second).
-pub const COVERAGE_BUDGET: u64 = 1 << 26;
+/// before it answers [`Coverage::Unknown`]: a unit per byte of probe path
+/// and per wildcard rule skipped by its byte set, and the bytes a
+/// wildcard rule is tried on. Real files need a tiny fraction of it; it
+/// bounds the time spent on hostile ones (to well under a second).
+pub const COVERAGE_BUDGET: u64 = 1 << 28;
 
 /// The bytes tried, in order, as the byte that no pattern contains.
 /// `#` (a comment), NUL (ends a path), `%` (escapes), `*` and `$` are
@@ -134,6 +134,10 @@ pub(crate) fn coverage(rules: &impl Rules) -> Coverage {
     }
     if go_on {
         rules.for_each_pattern(&mut |pat| {
+            // An empty pattern has priority 0: it never decides.
+            if pat.is_empty() {
+                return true;
+            }
             for variant in rooted(pat) {
                 // A plain reading first (`*` as nothing), for a
                 // friendlier witness; then the generic path.

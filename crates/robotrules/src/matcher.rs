@@ -431,13 +431,18 @@ impl Matcher {
                 if w.index >= *best {
                     break;
                 }
+                if w.required & !set != 0 {
+                    if COUNT {
+                        *work += 1;
+                    }
+                    continue;
+                }
                 if COUNT {
                     *work += (path.len() - depth) as u64 + 1;
                 }
-                if w.required & !set == 0
-                    && self.rules[w.index as usize]
-                        .tail
-                        .matches_wild(&path[depth..])
+                if self.rules[w.index as usize]
+                    .tail
+                    .matches_wild(&path[depth..])
                 {
                     *best = w.index;
                     break;
