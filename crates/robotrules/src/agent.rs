@@ -1,11 +1,15 @@
-//! User-agent lines and crawler names (REP.md §6).
+//! User-agent lines and crawler names (RFC 9309 §2.2.1).
 
 /// Returns the product token of a `user-agent` value: its longest prefix
 /// made of ASCII letters, `-` and `_`.
 ///
-/// > Otherwise its **product token** is its longest prefix made of ASCII
-/// > `[A-Za-z_-]`: `Googlebot/2.1` → `Googlebot`, `Foo Bar` → `Foo`,
-/// > `Foo2Bot` → `Foo`, `*foo` → empty. — REP.md §6
+/// > Crawlers MUST use case-insensitive matching to find the group that
+/// > matches the product token […] The product token MUST contain only
+/// > uppercase and lowercase letters ("a-z" and "A-Z"), underscores
+/// > ("_"), and hyphens ("-"). — RFC 9309 §2.2.1
+///
+/// As Google's reference parser does: `Googlebot/2.1` → `Googlebot`,
+/// `Foo Bar` → `Foo`, `Foo2Bot` → `Foo`, `*foo` → empty.
 ///
 /// # Example
 ///
@@ -44,9 +48,12 @@ pub fn is_valid_agent(agent: &str) -> bool {
 
 /// Returns true if and only if a `user-agent` value names every crawler.
 ///
-/// > A user-agent value is **global** if it is exactly `*`, or `*`
-/// > followed by whitespace and anything (`* foo`). `*foo` is not global.
-/// > — REP.md §6
+/// > If there is no matching group, crawlers MUST obey the group with a
+/// > user-agent line with the "*" value, if present. — RFC 9309 §2.2.1
+///
+/// As Google's reference parser does, a value is global if it is exactly
+/// `*`, or `*` followed by whitespace and anything (`* foo`); `*foo` is
+/// not.
 pub(crate) fn is_global(value: &[u8]) -> bool {
     match value {
         [b'*'] => true,

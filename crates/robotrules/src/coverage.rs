@@ -93,10 +93,16 @@ pub const COVERAGE_BUDGET: u64 = 1 << 28;
 /// The bytes tried, in order, as the byte that no pattern contains.
 /// `#` (a comment), NUL (ends a path), `%` (escapes), `*` and `$` are
 /// left out.
-const FRESH: &[u8] = b"xzqjkvwyXZQJKVWY0123456789-_~.!'()+,=@:;&";
+/// Hex digits come late: after a `%` they would form an escape.
+const FRESH: &[u8] = b"xzqjkvwyXZQJKVWYghiGHI-_~.!'()+,=@:;&0123456789";
 
 /// What coverage needs from a matcher.
 pub(crate) trait Rules {
+    /// Returns true if patterns are plain prefixes, `%xx` decoded, first
+    /// match deciding (the 1996 reading).
+    fn is_literal(&self) -> bool {
+        false
+    }
     /// Calls `f` with each rule's pattern as it is matched (the
     /// index.html retries as their own `dir$` pattern), strongest first.
     fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool);
@@ -132,7 +138,20 @@ pub(crate) fn coverage(rules: &impl Rules) -> Coverage {
         all.extend_from_slice(&fresh);
         go_on = probe(&all);
     }
-    if go_on {
+    if go_on && rules.is_literal() {
+        // The 1996 reading: a path's verdict is that of its first
+        // matching rule `R`, and `R` followed by the fresh byte is matched
+        // by no rule that does not match the path: probing each rule so
+        // finds every verdict there is.
+        rules.for_each_pattern(&mut |pat| {
+            if !pat.starts_with(b"/") {
+                return true;
+            }
+            let mut generic = pat.to_vec();
+            generic.extend_from_slice(&fresh);
+            probe(pat) && probe(&generic)
+        });
+    } else if go_on {
         rules.for_each_pattern(&mut |pat| {
             // An empty pattern has priority 0: it never decides.
             if pat.is_empty() {
@@ -169,6 +188,8 @@ fn fresh_string(rules: &impl Rules) -> Vec<u8> {
     let mut used = 0u128;
     rules.for_each_pattern(&mut |pat| {
         used |= pattern::byte_set(pat);
+        // The 1996 reading compares decoded bytes.
+        used |= pattern::byte_set(&crate::verdict::decode_1996(pat));
         true
     });
     match FRESH.iter().find(|&&b| used & (1u128 << b) == 0) {

@@ -1,10 +1,11 @@
 //! Directives beyond Google's four fields, parsed into typed values
-//! (REP.md §9). They never change an allow or disallow verdict.
+//! (RFC 9309 §2.2.4). They never change an allow or disallow verdict.
 
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::robots::UnknownDirective;
+use crate::directive::UnknownDirective;
+use crate::keys;
 
 /// Which extension a directive is.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -29,31 +30,18 @@ pub enum ExtensionKind {
 impl ExtensionKind {
     /// The directive's key, in lower case.
     pub fn key(self) -> &'static str {
-        match self {
-            ExtensionKind::CrawlDelay => "crawl-delay",
-            ExtensionKind::RequestRate => "request-rate",
-            ExtensionKind::VisitTime => "visit-time",
-            ExtensionKind::Host => "host",
-            ExtensionKind::CleanParam => "clean-param",
-            ExtensionKind::ContentSignal => "content-signal",
-            ExtensionKind::Noindex => "noindex",
-        }
+        keys::EXTENSIONS
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map_or("", |(_, key)| key)
     }
 
     /// The kind for a key, compared without regard to ASCII case.
     pub fn from_key(key: &[u8]) -> Option<ExtensionKind> {
-        use ExtensionKind::*;
-        [
-            CrawlDelay,
-            RequestRate,
-            VisitTime,
-            Host,
-            CleanParam,
-            ContentSignal,
-            Noindex,
-        ]
-        .into_iter()
-        .find(|k| key.eq_ignore_ascii_case(k.key().as_bytes()))
+        keys::EXTENSIONS
+            .iter()
+            .find(|(_, name)| key.eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(kind, _)| *kind)
     }
 }
 

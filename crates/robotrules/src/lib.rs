@@ -81,30 +81,38 @@ extern crate alloc;
 extern crate std;
 
 mod agent;
+mod canonical;
 mod coverage;
+mod directive;
 mod extension;
+mod group;
+pub mod keys;
 mod matcher;
+mod options;
 mod parse;
 mod path;
 mod pattern;
 mod report;
 mod robots;
+mod rule;
 mod store;
 mod swar;
+mod verdict;
 
 pub use crate::agent::{is_valid_agent, product_token};
 pub use crate::coverage::{Coverage, COVERAGE_BUDGET};
+pub use crate::directive::{Sitemap, UnknownDirective};
 pub use crate::extension::{
     CleanParam, Extension, ExtensionError, ExtensionErrorKind, ExtensionKind,
     ExtensionValue, RequestRate, VisitTime,
 };
+pub use crate::group::{Agent, Group, Selection};
+pub use crate::keys::UNUSED_KEYS;
 pub use crate::matcher::{DecidingRule, Decision, Matcher};
-pub use crate::parse::{
-    raw_lines, FETCH_LIMIT, MAX_BODY_LEN, MAX_LINE_LEN, UNUSED_KEYS,
-};
+pub use crate::options::{MatchOptions, ParseOptions, Semantics};
+pub use crate::parse::{raw_lines, FETCH_LIMIT, MAX_BODY_LEN, MAX_LINE_LEN};
 pub use crate::path::path_of;
 pub use crate::pattern::escape_pattern;
 pub use crate::report::{LineReport, Tag};
-pub use crate::robots::{
-    Agent, Group, Robots, Rule, RuleKind, Selection, Sitemap, UnknownDirective,
-};
+pub use crate::robots::Robots;
+pub use crate::rule::{Rule, RuleKind};

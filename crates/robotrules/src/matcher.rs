@@ -6,9 +6,13 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::coverage::{self, Coverage};
+use crate::extension::RequestRate;
+use crate::options::{MatchOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern::{self, Tail};
-use crate::robots::{Robots, RuleKind, RuleView};
+use crate::robots::Robots;
+use crate::rule::{Rule, RuleKind, RuleView};
+use crate::verdict;
 
 /// The verdict for one URL, and the rule that decided it.
 ///
@@ -44,7 +48,7 @@ impl<'a> Decision<'a> {
 
     /// The rule the reference names as the matching line: the better of
     /// the best `allow` and the best `disallow` match, the `allow` on a
-    /// tie; `None` if no rule matched (REP.md §8).
+    /// tie; `None` if no rule matched (RFC 9309 §2.2.2).
     ///
     /// An empty `Disallow:` matches every path with priority 0: when it is
     /// the only match it is named here, although the URL is allowed.
@@ -98,7 +102,7 @@ impl<'a> DecidingRule<'a> {
 
     /// Returns true if and only if the rule matched through the
     /// reference's index.html retry: `Allow: /d/index.html` matching
-    /// exactly `/d/` (REP.md §8).
+    /// exactly `/d/` (RFC 9309 §2.2.2).
     pub fn is_index_retry(&self) -> bool {
         self.via_index
     }
@@ -163,7 +167,7 @@ struct WildRef {
 /// Checks URLs for one crawler, fast.
 ///
 /// A `Matcher` holds the rules of the groups that apply to the crawler,
-/// merged as REP.md §6 says, sorted by priority and indexed by a prefix
+/// merged as RFC 9309 §2.2.1 says, sorted by priority and indexed by a prefix
 /// tree over their literal parts, so that a check looks only at rules that
 /// can match. It owns its data: it does not borrow the [`Robots`] it was
 /// built from, and it is `Send` and `Sync`.
@@ -200,13 +204,38 @@ pub struct Matcher {
     /// labels.
     text: Vec<u8>,
     named: bool,
+    /// The rules in file order, for [`Semantics::FirstMatch1996`].
+    first: Option<Box<[FirstRule]>>,
+    crawl_delay: Option<f64>,
+    request_rate: Option<RequestRate>,
+}
+
+/// A rule for [`Semantics::FirstMatch1996`].
+#[derive(Clone, Debug)]
+struct FirstRule {
+    /// The decoded pattern, in `Matcher::text`.
+    decoded: (u32, u32),
+    line: u32,
+    allow: bool,
+    pattern: (u32, u32),
+    written: (u32, u32),
 }
 
 impl Matcher {
-    pub(crate) fn new(robots: &Robots, agents: &[&str]) -> Matcher {
-        let selection = robots.select(agents);
+    pub(crate) fn new(
+        robots: &Robots,
+        agents: &[&str],
+        options: MatchOptions,
+    ) -> Matcher {
+        let selection = robots.select_with(agents, options);
         let named = selection.is_named();
         let chosen: Vec<_> = selection.rules().collect();
+        let crawl_delay = selection.groups().find_map(|g| g.crawl_delay());
+        let request_rate = selection.groups().find_map(|g| g.request_rate());
+        let extras = Extras { named, crawl_delay, request_rate };
+        if options.get_semantics() == Semantics::FirstMatch1996 {
+            return Matcher::first_match(&chosen, extras);
+        }
 
         let mut text = Vec::new();
         let mut push = |s: &[u8]| {
@@ -261,20 +290,108 @@ impl Matcher {
         rules.sort_by_key(|r| {
             (core::cmp::Reverse(r.priority), !r.allow, r.line)
         });
-        Builder::build(rules, text, named)
+        Builder::build(rules, text, extras)
+    }
+
+    /// A matcher for [`Semantics::FirstMatch1996`]: the rules in file
+    /// order, with no tree.
+    fn first_match(chosen: &[Rule<'_>], extras: Extras) -> Matcher {
+        let mut text = Vec::new();
+        let mut push = |s: &[u8]| {
+            let off = text.len() as u32;
+            text.extend_from_slice(s);
+            (off, s.len() as u32)
+        };
+        let first: Box<[FirstRule]> = chosen
+            .iter()
+            .map(|rule| FirstRule {
+                decoded: push(&verdict::decode_1996(
+                    rule.pattern().as_bytes(),
+                )),
+                line: rule.line(),
+                allow: rule.kind() == RuleKind::Allow,
+                pattern: push(rule.pattern().as_bytes()),
+                written: push(rule.as_written()),
+            })
+            .collect();
+        let mut matcher = Builder::build(Vec::new(), text, extras);
+        matcher.first = Some(first);
+        matcher
+    }
+
+    /// The crawl delay in seconds for this crawler: the first valid
+    /// `crawl-delay` of the groups that apply, in file order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"\
+    /// user-agent: a
+    /// crawl-delay: 2
+    /// disallow: /a
+    /// user-agent: *
+    /// crawl-delay: 9
+    /// ");
+    /// assert_eq!(robots.matcher(&["a"]).crawl_delay(), Some(2.0));
+    /// assert_eq!(robots.matcher(&["b"]).crawl_delay(), Some(9.0));
+    /// ```
+    pub fn crawl_delay(&self) -> Option<f64> {
+        self.crawl_delay
+    }
+
+    /// The request rate for this crawler: the first valid `request-rate`
+    /// of the groups that apply, in file order.
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.request_rate
+    }
+
+    /// The verdict and deciding rule under the 1996 reading.
+    fn first_decide(&self, first: &[FirstRule], path: &[u8]) -> Decision<'_> {
+        let path = verdict::decode_1996(path);
+        for r in first {
+            let decoded = self.span(r.decoded);
+            if path.starts_with(decoded) {
+                let view = RuleView {
+                    line: r.line,
+                    kind: if r.allow {
+                        RuleKind::Allow
+                    } else {
+                        RuleKind::Disallow
+                    },
+                    pattern: core::str::from_utf8(self.span(r.pattern))
+                        .unwrap_or_default(),
+                    written: self.span(r.written),
+                };
+                let priority = r.pattern.1 as usize;
+                let rule = DecidingRule::new(view, priority, false);
+                return Decision::new(
+                    r.allow || decoded.is_empty(),
+                    Some(rule),
+                );
+            }
+        }
+        Decision::new(true, None)
     }
 
     /// Returns true if and only if the URL may be fetched.
     #[inline]
     pub fn is_allowed(&self, url: &str) -> bool {
+        if let Some(first) = &self.first {
+            return self.first_decide(first, &match_path(url)).is_allowed();
+        }
         match self.find(&match_path(url)) {
-            Some(r) => r.allow || r.priority == 0,
+            Some(r) => verdict::is_allowed_by(r.allow, r.priority as usize),
             None => true,
         }
     }
 
     /// Returns the verdict for the URL and the rule that decided it.
     pub fn decide(&self, url: &str) -> Decision<'_> {
+        if let Some(first) = &self.first {
+            return self.first_decide(first, &match_path(url));
+        }
         match self.find(&match_path(url)) {
             Some(r) => {
                 let view = RuleView {
@@ -291,7 +408,9 @@ impl Matcher {
                 };
                 let rule =
                     DecidingRule::new(view, r.priority as usize, r.via_index);
-                Decision::new(r.allow || r.priority == 0, Some(rule))
+                let allowed =
+                    verdict::is_allowed_by(r.allow, r.priority as usize);
+                Decision::new(allowed, Some(rule))
             }
             None => Decision::new(true, None),
         }
@@ -515,6 +634,13 @@ impl fmt::Debug for Matcher {
     }
 }
 
+/// What a matcher knows besides its rules.
+struct Extras {
+    named: bool,
+    crawl_delay: Option<f64>,
+    request_rate: Option<RequestRate>,
+}
+
 /// Nodes with more children than this get a dense table.
 const DENSE_FROM: usize = 8;
 /// No child for this byte, in a dense table.
@@ -528,7 +654,11 @@ struct Builder {
 }
 
 impl Builder {
-    fn build(rules: Vec<Compiled>, mut text: Vec<u8>, named: bool) -> Matcher {
+    fn build(
+        rules: Vec<Compiled>,
+        mut text: Vec<u8>,
+        extras: Extras,
+    ) -> Matcher {
         let mut b = Builder {
             children: alloc::vec![Vec::new()],
             rules: alloc::vec![Vec::new()],
@@ -571,7 +701,10 @@ impl Builder {
             wild: wild.into_boxed_slice(),
             groups: groups.into_boxed_slice(),
             text,
-            named,
+            named: extras.named,
+            first: None,
+            crawl_delay: extras.crawl_delay,
+            request_rate: extras.request_rate,
         }
     }
 
@@ -679,7 +812,19 @@ impl Builder {
 }
 
 impl coverage::Rules for Matcher {
+    fn is_literal(&self) -> bool {
+        self.first.is_some()
+    }
+
     fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
+        if let Some(first) = &self.first {
+            for r in first.iter() {
+                if !f(self.span(r.pattern)) {
+                    return;
+                }
+            }
+            return;
+        }
         let mut retry = Vec::new();
         for rule in self.rules.iter() {
             let (off, len) = rule.pattern;
@@ -700,9 +845,13 @@ impl coverage::Rules for Matcher {
     }
 
     fn verdict(&self, path: &[u8]) -> (bool, u64) {
+        if let Some(first) = &self.first {
+            let work = (path.len() * (first.len() + 1)) as u64;
+            return (self.first_decide(first, path).is_allowed(), work);
+        }
         let mut work = path.len() as u64;
         let allowed = match self.find_counted::<true>(path, &mut work) {
-            Some(r) => r.allow || r.priority == 0,
+            Some(r) => verdict::is_allowed_by(r.allow, r.priority as usize),
             None => true,
         };
         (allowed, work)

@@ -1,21 +1,24 @@
 //! Bytes to lines, lines to directives, directives to groups
-//! (REP.md §4–§6).
+//! (RFC 9309 §2.2).
 
 use alloc::vec::Vec;
 
 use crate::agent;
+use crate::group::GroupEntry;
+use crate::keys::{self, Key};
+use crate::options::ParseOptions;
 use crate::pattern;
 use crate::report::{self, Tag};
-use crate::robots::{GroupEntry, Robots, CHECKPOINT_EVERY};
+use crate::robots::{Robots, CHECKPOINT_EVERY};
 use crate::store;
 use crate::swar;
 
 /// The longest line content the reference keeps, in bytes.
 ///
-/// > A line keeps at most **16,663 bytes** of raw content (key, whitespace
-/// > and comment included); the rest up to the next break is dropped (so a
-/// > `$` past the cap is lost) and the line is flagged "too long".
-/// > — REP.md §4
+/// Google's reference parser keeps at most 16,663 bytes of a line's raw
+/// content (key, whitespace and comment included); the rest up to the
+/// next break is dropped (so a `$` past the cap is lost) and the line is
+/// flagged "too long".
 pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
 
 /// How much of a robots.txt crawlers read, in bytes (500 KiB).
@@ -36,40 +39,12 @@ pub const FETCH_LIMIT: usize = 500 * 1024;
 /// not parsed and [`Robots::is_truncated`] returns true.
 pub const MAX_BODY_LEN: usize = 256 << 20;
 
-/// The keys that Google knows but does not use, compared without regard to
-/// ASCII case. Lines with these keys are tagged [`Tag::Unused`]; any other
-/// key that is not one of the four fields is [`Tag::Unknown`].
-pub const UNUSED_KEYS: &[&str] = &[
-    "clean-param",
-    "content-signal",
-    "content-usage",
-    "crawl-delay",
-    "domain",
-    "host",
-    "noarchive",
-    "nofollow",
-    "noindex",
-    "request-rate",
-    "revisit-after",
-    "visit-time",
-];
-
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
-/// The kind of a key, after prefix and typo matching.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Key {
-    UserAgent,
-    Allow,
-    Disallow,
-    Sitemap,
-    Unknown,
-}
-
-pub(crate) fn parse(body: &[u8]) -> Robots {
+pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
     let truncated = body.len() > MAX_BODY_LEN;
     let body = &body[..body.len().min(MAX_BODY_LEN)];
-    let mut p = Parser::default();
+    let mut p = Parser { strict: options.get_strict(), ..Parser::default() };
     p.store.reserve(body.len() / 2);
     let mut rest = skip_bom(body);
     let mut number: u32 = 0;
@@ -140,8 +115,8 @@ pub fn raw_lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// Skips the longest prefix of `body` that is a prefix of the UTF-8 BOM.
 ///
-/// > the longest prefix of the body that is a prefix of the UTF-8 BOM
-/// > `EF BB BF` is skipped (`EF BB BF`, `EF BB`, `EF`). — REP.md §4
+/// As Google's reference parser does, the longest prefix of the body that
+/// is a prefix of `EF BB BF` is skipped (`EF BB BF`, `EF BB`, `EF`).
 fn skip_bom(body: &[u8]) -> &[u8] {
     let n = body.iter().zip(BOM).take_while(|(a, b)| a == b).count();
     &body[n..]
@@ -165,92 +140,13 @@ fn trim(s: &[u8]) -> &[u8] {
     &s[start..end]
 }
 
-/// Returns true if `s` starts with `prefix` (lower case ASCII letters, `-`
-/// and space), ignoring ASCII case.
-///
-/// Eight bytes at a time: `| 0x20` lower-cases letters and maps nothing
-/// else onto a letter; onto `-` and space it maps only CR and NUL, which
-/// never occur in a line's content.
-fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
-    const FOLD: u64 = 0x2020_2020_2020_2020;
-    if s.len() < prefix.len() {
-        return false;
-    }
-    let (mut s, mut prefix) = (s, prefix);
-    while let (Some(a), Some(b)) =
-        (s.first_chunk::<8>(), prefix.first_chunk::<8>())
-    {
-        if u64::from_le_bytes(*a) | FOLD != u64::from_le_bytes(*b) | FOLD {
-            return false;
-        }
-        s = &s[8..];
-        prefix = &prefix[8..];
-    }
-    prefix.iter().zip(s).all(|(p, c)| *p == c | 0x20)
-}
-
-/// Classifies a key, and says whether it is an accepted typo.
-///
-/// The typo flag mirrors the reference, where each check in turn
-/// overwrites it: it is the flag of the check that decided.
-fn classify(key: &[u8]) -> (Key, bool) {
-    let any =
-        |list: &[&[u8]]| list.iter().any(|p| starts_with_ignore_case(key, p));
-    // Every known key and typo starts with one of these letters; the
-    // right spelling is tried before the typos.
-    match key.first().map(u8::to_ascii_lowercase) {
-        Some(b'u') => {
-            if starts_with_ignore_case(key, b"user-agent") {
-                return (Key::UserAgent, false);
-            }
-            if any(&[b"useragent", b"user agent"]) {
-                return (Key::UserAgent, true);
-            }
-        }
-        Some(b'a') if starts_with_ignore_case(key, b"allow") => {
-            return (Key::Allow, false);
-        }
-        Some(b'd') => {
-            if starts_with_ignore_case(key, b"disallow") {
-                return (Key::Disallow, false);
-            }
-            if any(&[
-                b"dissallow",
-                b"dissalow",
-                b"disalow",
-                b"diasllow",
-                b"disallaw",
-            ]) {
-                return (Key::Disallow, true);
-            }
-        }
-        Some(b's') => {
-            if starts_with_ignore_case(key, b"sitemap") {
-                return (Key::Sitemap, false);
-            }
-            if starts_with_ignore_case(key, b"site-map") {
-                return (Key::Sitemap, true);
-            }
-        }
-        _ => {}
-    }
-    (Key::Unknown, false)
-}
-
-/// Returns true if `key` is one of [`UNUSED_KEYS`].
-fn is_unused_key(key: &[u8]) -> bool {
-    UNUSED_KEYS.iter().any(|k| {
-        k.len() == key.len() && key.eq_ignore_ascii_case(k.as_bytes())
-    })
-}
-
 /// A key and its value.
 type KeyValue<'a> = (&'a [u8], &'a [u8]);
 
 /// Splits a line's content into key and value.
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
-/// directive (REP.md §5, steps 1–4).
+/// directive (RFC 9309 §2.2: `key ":" value`, comments after `#`).
 fn split_line(content: &[u8]) -> (u8, Option<KeyValue<'_>>) {
     let mut bits = 0;
     // The comment, and the first colon before it.
@@ -318,6 +214,8 @@ struct Parser {
     group_has_rules: bool,
     /// A scratch buffer for escaped values.
     escaped: alloc::string::String,
+    /// RFC 9309's grammar only: see `ParseOptions::strict`.
+    strict: bool,
 }
 
 impl Parser {
@@ -336,11 +234,19 @@ impl Parser {
             bits |= report::HAS_NUL;
             content = &content[..at];
         }
-        let (meta, kv) = split_line(content);
+        let (meta, mut kv) = split_line(content);
         bits |= meta;
+        if self.strict && bits & report::MISSING_COLON != 0 {
+            bits &= !(report::MISSING_COLON | report::HAS_DIRECTIVE);
+            kv = None;
+        }
         match kv {
             Some((key, value)) => {
-                let (kind, typo) = classify(key);
+                let (kind, typo) = if self.strict {
+                    (keys::classify_strict(key), false)
+                } else {
+                    keys::classify(key)
+                };
                 if typo {
                     bits |= report::TYPO;
                 }
@@ -422,7 +328,7 @@ impl Parser {
             }
             Key::Sitemap => store::put_sitemap(&mut self.store, bits, value),
             Key::Unknown => {
-                let tag = if is_unused_key(key) {
+                let tag = if keys::is_unused(key) {
                     Tag::Unused
                 } else {
                     Tag::Unknown
@@ -475,20 +381,6 @@ mod tests {
         kv!(b"key:", b"key", b"");
         kv!(b"\x0b key : \x0c v \x0b", b"key", b"v");
         kv!(b"disallow\x0b/x");
-    }
-
-    #[test]
-    fn keys() {
-        assert_eq!(classify(b"User-agent-foo"), (Key::UserAgent, false));
-        assert_eq!(classify(b"useragent"), (Key::UserAgent, true));
-        assert_eq!(classify(b"User Agent"), (Key::UserAgent, true));
-        assert_eq!(classify(b"Allowance"), (Key::Allow, false));
-        assert_eq!(classify(b"alow"), (Key::Unknown, false));
-        assert_eq!(classify(b"Disallowed"), (Key::Disallow, false));
-        assert_eq!(classify(b"DISALLAW"), (Key::Disallow, true));
-        assert_eq!(classify(b"Sitemaps"), (Key::Sitemap, false));
-        assert_eq!(classify(b"site-map"), (Key::Sitemap, true));
-        assert_eq!(classify(b"crawl-delay"), (Key::Unknown, false));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! From a URL to the part that rules are matched against (REP.md §7.2).
+//! From a URL to the part that rules are matched against (RFC 9309 §2.2.2).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -6,11 +6,12 @@ use alloc::string::String;
 /// Returns the path, parameters and query of `url`, as the reference
 /// matcher sees them.
 ///
-/// > Skip a leading `//`. `://` marks the end of a scheme only if no `/`,
-/// > `?` or `;` comes before it. The path starts at the first `/`, `?` or
-/// > `;` after the authority (none: `/`); it ends at the first `#` searched
-/// > from the start of the URL (so a `#` before the path gives `/`). A path
-/// > that starts with `?` or `;` gets a `/` in front. — REP.md §7.2
+/// As Google's reference does: a leading `//` is skipped; `://` marks the
+/// end of a scheme only if no `/`, `?` or `;` comes before it. The path
+/// starts at the first `/`, `?` or `;` after the authority (none: `/`);
+/// it ends at the first `#` searched from the start of the URL (so a `#`
+/// before the path gives `/`). A path that starts with `?` or `;` gets a
+/// `/` in front.
 ///
 /// Nothing is decoded, case-folded or dot-normalised: pass URLs that are
 /// already percent-encoded (RFC 3986). The result always starts with `/`.
@@ -27,15 +28,9 @@ use alloc::string::String;
 /// ```
 pub fn path_of(url: &str) -> Cow<'_, str> {
     let b = url.as_bytes();
-    let start = if b.starts_with(b"//") { 2 } else { 0 };
-    let Some(begin) = path_start(b, start) else {
-        return Cow::Borrowed("/");
-    };
-    let end = match memchr::memchr(b'#', &b[start..]) {
-        Some(at) if at + start < begin => return Cow::Borrowed("/"),
-        Some(at) => at + start,
-        None => b.len(),
-    };
+    let Some(begin) = path_start(b) else { return Cow::Borrowed("/") };
+    let end =
+        memchr::memchr(b'#', &b[begin..]).map_or(b.len(), |at| begin + at);
     // `begin` and `end` sit on ASCII bytes, so both are char boundaries.
     let path = &url[begin..end];
     if b[begin] == b'/' {
@@ -48,29 +43,36 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
     }
 }
 
-/// Returns where the path (or parameters, or query) of `b` starts, looking
-/// from `start`, or `None` if there is none.
+/// Returns where the path (or parameters, or query) of the URL `b` starts,
+/// at a `/`, `?` or `;`; `None` if the path is `/` (there is none, or a
+/// `#` comes first). The one place that finds a URL's path.
 ///
 /// `://` ends a scheme only if no `/`, `?` or `;` comes before it. Since
 /// `://` holds a `/`, that is the case exactly when the first of those
 /// bytes is the first `/` of a `://`.
 #[inline]
-fn path_start(b: &[u8], start: usize) -> Option<usize> {
-    let rest = &b[start..];
+fn path_start(b: &[u8]) -> Option<usize> {
+    let start = if b.starts_with(b"//") { 2 } else { 0 };
     // The first of these is usually a few bytes in: a loop beats memchr.
-    let early = rest.iter().position(|&c| matches!(c, b'/' | b'?' | b';'))?;
-    let is_scheme = early >= 1
-        && rest[early - 1] == b':'
-        && rest[early] == b'/'
-        && rest.get(early + 1) == Some(&b'/');
-    if !is_scheme {
-        return Some(start + early);
-    }
-    let after = early + 2;
-    rest[after..]
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b';'))
-        .map(|at| start + after + at)
+    let first = |from: usize| {
+        b[from..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'?' | b';' | b'#'))
+            .map(|at| from + at)
+    };
+    let early = first(start)?;
+    let begin = if b[early] == b'#' {
+        return None;
+    } else if early > start
+        && b[early - 1] == b':'
+        && b[early] == b'/'
+        && b.get(early + 1) == Some(&b'/')
+    {
+        first(early + 2)?
+    } else {
+        early
+    };
+    (b[begin] != b'#').then_some(begin)
 }
 
 /// Returns the path that rules are matched against: [`path_of`], cut at
@@ -79,29 +81,7 @@ fn path_start(b: &[u8], start: usize) -> Option<usize> {
 #[inline]
 pub(crate) fn match_path(url: &str) -> Cow<'_, [u8]> {
     let b = url.as_bytes();
-    let start = if b.starts_with(b"//") { 2 } else { 0 };
-    let first = |from: usize| {
-        b[from..]
-            .iter()
-            .position(|&c| matches!(c, b'/' | b'?' | b';' | b'#'))
-            .map(|at| from + at)
-    };
-    // A `#` before the path start (searched from the start) gives "/".
-    let Some(early) = first(start) else { return Cow::Borrowed(b"/") };
-    let begin = if b[early] == b'#' {
-        return Cow::Borrowed(b"/");
-    } else if early > start
-        && b[early - 1] == b':'
-        && b[early] == b'/'
-        && b.get(early + 1) == Some(&b'/')
-    {
-        match first(early + 2) {
-            Some(at) if b[at] != b'#' => at,
-            _ => return Cow::Borrowed(b"/"),
-        }
-    } else {
-        early
-    };
+    let Some(begin) = path_start(b) else { return Cow::Borrowed(b"/") };
     let end = crate::swar::find2(&b[begin..], b'#', 0)
         .map_or(b.len(), |at| begin + at);
     let path = &b[begin..end];

@@ -1,4 +1,4 @@
-//! Rule patterns: normalisation (REP.md §7.1) and matching (§7.3).
+//! Rule patterns: normalisation (RFC 9309 §2.2.2) and matching (§2.2.3).
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
@@ -11,10 +11,14 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Normalises an `allow` or `disallow` value the way the reference does.
 ///
-/// > `%` followed by two hex digits: the digits are upper-cased (`%aa` →
-/// > `%AA`). Nothing is ever decoded. Every byte ≥ 0x80 becomes `%XX`
-/// > (upper-case hex), byte by byte. Everything else stays as written.
-/// > — REP.md §7.1
+/// > Octets in the URI and robots.txt paths outside the range of the
+/// > ASCII coded character set, and those in the reserved range defined
+/// > by RFC 3986, MUST be percent-encoded as defined by RFC 3986 prior to
+/// > comparison. — RFC 9309 §2.2.2
+///
+/// As Google's reference does: `%` followed by two hex digits gets its
+/// digits upper-cased (`%aa` → `%AA`); nothing is ever decoded; every byte
+/// ≥ 0x80 becomes `%XX`, byte by byte; everything else stays as written.
 ///
 /// The result is always ASCII, so it is returned as a string. It borrows
 /// the input when nothing had to change, which is the common case.
@@ -97,9 +101,13 @@ pub(crate) fn escape_into(value: &[u8], out: &mut String) {
 
 /// Returns true if and only if `pattern` matches `path`.
 ///
-/// > Byte-wise, case-sensitive, anchored at the start of the path, prefix
-/// > match. `*` matches any run of bytes, including none. `$` is special
-/// > only as the last byte: end of path. — REP.md §7.3
+/// > Crawlers MUST support the following special characters: `#`
+/// > Designates a line comment. `$` Designates the end of the match
+/// > pattern. `*` Designates 0 or more instances of any character.
+/// > — RFC 9309 §2.2.3
+///
+/// Byte-wise, case-sensitive, anchored at the start of the path, prefix
+/// match. As in Google's reference, `$` is special only as the last byte.
 ///
 /// Segments between `*` are matched at their leftmost occurrence, which
 /// leaves the most room for the segments after them; this is equivalent to
@@ -163,16 +171,16 @@ fn split_anchor(pattern: &[u8]) -> (&[u8], bool) {
 /// Returns true if and only if `pattern` can match some path.
 ///
 /// Paths always start with `/`, so a non-empty pattern that starts with
-/// neither `/` nor `*` never matches (REP.md §7.3).
+/// neither `/` nor `*` never matches (RFC 9309 §2.2.2).
 pub(crate) fn can_match(pattern: &[u8]) -> bool {
     matches!(pattern.first(), None | Some(b'/') | Some(b'*'))
 }
 
 /// The pattern an `allow` rule is retried with when it does not match.
 ///
-/// > When an allow pattern does not match and the part of it from its last
-/// > `/` starts with `/index.htm`, retry with the pattern `<everything up
-/// > to that slash>$`, priority = that prefix length + 1. — REP.md §8
+/// Google's reference: when an allow pattern does not match and the part
+/// of it from its last `/` starts with `/index.htm`, it is retried as
+/// `<everything up to that slash>$`, with priority that prefix length + 1.
 ///
 /// Returns the length of the prefix to keep (up to and including the
 /// slash); the retried pattern is that prefix followed by `$`.

@@ -117,7 +117,7 @@ impl LineReport {
     }
 
     /// Returns true if and only if the key is an accepted typo, such as
-    /// `useragent` or `dissallow` (REP.md §5).
+    /// `useragent` or `dissallow` (as Google's reference accepts them).
     pub fn is_typo(&self) -> bool {
         self.bits & TYPO != 0
     }

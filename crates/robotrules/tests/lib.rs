@@ -4,6 +4,7 @@
 mod conformance;
 mod corpus;
 mod naive;
+mod options;
 mod properties;
 mod rules;
 mod shared;
