@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robotrules::Robots;
+use robotrules::{Coverage, MatchOptions, Robots, Semantics};
 
 #[path = "../../crates/robotrules/tests/naive.rs"]
 #[allow(dead_code)]
@@ -25,4 +25,28 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!((got.is_allowed(), got.rule().map_or(0, |r| r.line())), want);
     let matcher = robots.matcher(&[&agent]);
     assert_eq!(matcher.is_allowed(&url), want.0);
+    // Site-level claims hold for this URL, and witnesses are what they
+    // say, by the naive reference.
+    match matcher.coverage() {
+        Coverage::AllowedEverywhere => assert!(want.0),
+        Coverage::DisallowedEverywhere => assert!(!want.0),
+        Coverage::Partial { allowed, disallowed } => {
+            let url = |path: &str| format!("http://h{path}");
+            assert!(naive::decide(body, &[&agent], &url(&allowed)).0);
+            assert!(!naive::decide(body, &[&agent], &url(&disallowed)).0);
+        }
+        _ => {}
+    }
+    // The other readings: both engines agree.
+    for options in [
+        MatchOptions::new().ignore_global(true),
+        MatchOptions::new().semantics(Semantics::FirstMatch1996),
+    ] {
+        let one = robots.decide_with(&[&agent], &url, options);
+        let many = robots.matcher_with(&[&agent], options).decide(&url);
+        let key = |d: robotrules::Decision<'_>| {
+            (d.is_allowed(), d.rule().map(|r| (r.line(), r.kind())))
+        };
+        assert_eq!(key(one), key(many));
+    }
 });
