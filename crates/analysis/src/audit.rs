@@ -64,7 +64,10 @@ impl Standing {
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Standing {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
 
         let c = &self.crawler;
@@ -159,17 +162,50 @@ mod tests {
     macro_rules! standing {
         ($body:expr, $token:expr, $via:ident, $lines:expr, $access:expr) => {{
             let s = one($body, $token);
-            assert_eq!((s.via, &s.lines[..], s.coverage.as_str()), (Via::$via, &$lines[..], $access));
+            assert_eq!(
+                (s.via, &s.lines[..], s.coverage.as_str()),
+                (Via::$via, &$lines[..], $access)
+            );
         }};
     }
 
     #[test]
     fn standings() {
-        standing!(b"User-agent: *\nDisallow: /\n", "a", Global, [1u32], "disallowed");
-        standing!(b"User-agent: a\nDisallow: /*\n", "A", Named, [1u32], "disallowed");
-        standing!(b"User-agent: b\nDisallow: /\n", "a", None, [0u32; 0], "allowed");
-        standing!(b"User-agent: a\nDisallow: /\nAllow: /$\n", "a", Named, [1u32], "partial");
-        standing!(b"User-agent: *\nUser-agent: a\nDisallow:\n", "a", Named, [2u32], "allowed");
+        standing!(
+            b"User-agent: *\nDisallow: /\n",
+            "a",
+            Global,
+            [1u32],
+            "disallowed"
+        );
+        standing!(
+            b"User-agent: a\nDisallow: /*\n",
+            "A",
+            Named,
+            [1u32],
+            "disallowed"
+        );
+        standing!(
+            b"User-agent: b\nDisallow: /\n",
+            "a",
+            None,
+            [0u32; 0],
+            "allowed"
+        );
+        standing!(
+            b"User-agent: a\nDisallow: /\nAllow: /$\n",
+            "a",
+            Named,
+            [1u32],
+            "partial"
+        );
+        standing!(
+            b"User-agent: *\nUser-agent: a\nDisallow:\n",
+            "a",
+            Named,
+            [2u32],
+            "allowed"
+        );
     }
 
     #[test]

@@ -447,7 +447,8 @@ fn string_value(text: &str) -> Result<String, String> {
                         'f' => out.push('\u{c}'),
                         'u' | 'U' => {
                             let len = if c == 'u' { 4 } else { 8 };
-                            let hex: String = chars.by_ref().take(len).collect();
+                            let hex: String =
+                                chars.by_ref().take(len).collect();
                             let code = u32::from_str_radix(&hex, 16)
                                 .ok()
                                 .filter(|_| hex.len() == len)
@@ -540,11 +541,16 @@ mod tests {
     macro_rules! bad_toml {
         ($text:expr, $kind:ident, $line:expr) => {{
             let e = Catalogue::from_toml($text).unwrap_err();
-            assert_eq!((e.kind(), e.line()), (CatalogueErrorKind::$kind, $line), "{e}");
+            assert_eq!(
+                (e.kind(), e.line()),
+                (CatalogueErrorKind::$kind, $line),
+                "{e}"
+            );
         }};
     }
 
-    const ONE: &str = "[[crawler]]\ntoken = \"a\"\noperator = 'A'\npurpose = \"seo\" # c\n";
+    const ONE: &str =
+        "[[crawler]]\ntoken = \"a\"\noperator = 'A'\npurpose = \"seo\" # c\n";
 
     #[test]
     fn builtin_is_valid() {
@@ -570,7 +576,11 @@ mod tests {
         bad_toml!("[[crawler]]\ntoken = \"a\" x\n", Syntax, Some(2));
         bad_toml!("[[crawler]]\nname = \"a\"\n", UnknownField, Some(2));
         bad_toml!("[[crawler]]\ntoken = \"a\"\n", MissingField, Some(1));
-        bad_toml!("[[crawler]]\ntoken = \"a\"\ntoken = \"b\"\n", Syntax, Some(3));
+        bad_toml!(
+            "[[crawler]]\ntoken = \"a\"\ntoken = \"b\"\n",
+            Syntax,
+            Some(3)
+        );
         bad_toml!("[[crawler]]\ntoken = \"a\"\noperator = \"A\"\npurpose = \"fun\"\n", InvalidValue, Some(4));
         bad_toml!("[[crawler]]\ntoken = \"a/1\"\noperator = \"A\"\npurpose = \"seo\"\n", InvalidValue, Some(2));
         bad_toml!(&format!("{ONE}{ONE}"), Duplicate, None);

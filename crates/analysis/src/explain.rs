@@ -165,9 +165,8 @@ pub fn explain(
             Some(Match { rule, decides })
         })
         .collect();
-    let beyond_fetch_limit = rule
-        .as_ref()
-        .is_some_and(|r| lines.range(r.line).end > FETCH_LIMIT);
+    let beyond_fetch_limit =
+        rule.as_ref().is_some_and(|r| lines.range(r.line).end > FETCH_LIMIT);
     Explanation {
         url: url.to_string(),
         path,
@@ -216,16 +215,31 @@ mod tests {
     macro_rules! decides {
         ($body:expr, $agent:expr, $url:expr, $allowed:expr, $line:expr) => {{
             let e = ex($body, $agent, $url);
-            assert_eq!((e.allowed, e.rule.as_ref().map(|r| r.line)), ($allowed, $line));
+            assert_eq!(
+                (e.allowed, e.rule.as_ref().map(|r| r.line)),
+                ($allowed, $line)
+            );
         }};
     }
 
     #[test]
     fn verdicts() {
         decides!(b"User-agent: *\nDisallow: /\n", "a", "/x", false, Some(2));
-        decides!(b"User-agent: *\nDisallow: /\nAllow: /x\n", "a", "/x", true, Some(3));
+        decides!(
+            b"User-agent: *\nDisallow: /\nAllow: /x\n",
+            "a",
+            "/x",
+            true,
+            Some(3)
+        );
         decides!(b"User-agent: a\nDisallow: /\n", "b", "/x", true, None);
-        decides!(b"User-agent: a\nAllow: /d/index.html\nDisallow: /\n", "a", "/d/", true, Some(2));
+        decides!(
+            b"User-agent: a\nAllow: /d/index.html\nDisallow: /\n",
+            "a",
+            "/d/",
+            true,
+            Some(2)
+        );
     }
 
     #[test]
@@ -233,17 +247,23 @@ mod tests {
         let body = b"User-agent: *\r\nDisallow: /\r\n\r\nUser-agent: FooBot\r\nDisallow: /private/\r\nAllow: /private/*.pdf$\r\n";
         let e = ex(body, "foobot", "/private/a.pdf");
         assert!(e.named && e.allowed);
-        assert_eq!(e.groups[0].matched_by[0], Quote { line: 4, text: "User-agent: FooBot".into() });
+        assert_eq!(
+            e.groups[0].matched_by[0],
+            Quote { line: 4, text: "User-agent: FooBot".into() }
+        );
         assert_eq!(e.ignored_global_groups[0].line, 1);
         assert_eq!(e.matches.len(), 2);
         assert!(e.matches[1].decides && !e.matches[0].decides);
-        assert_eq!(e.rule_text.as_ref().unwrap().text, "Allow: /private/*.pdf$");
+        assert_eq!(
+            e.rule_text.as_ref().unwrap().text,
+            "Allow: /private/*.pdf$"
+        );
         assert!(!e.beyond_fetch_limit);
     }
 
     #[test]
     fn quotes_are_escaped() {
-        let e = ex(b"User-agent: a\x1b[2J\nDisallow: /\x07\n", "a", "/%07");
+        let e = ex(b"User-agent: a\x1b[2J\nDisallow: /\x07\n", "a", "/\x07");
         assert_eq!(e.groups[0].matched_by[0].text, "User-agent: a\\x1b[2J");
         assert_eq!(e.rule_text.unwrap().text, "Disallow: /\\x07");
         assert_eq!(quote_line(b"a\r\nb\tc\x1b", 2), "b c\\x1b");

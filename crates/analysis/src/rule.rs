@@ -103,7 +103,10 @@ mod tests {
             let robots = Robots::parse($body);
             let d = robots.decide(&["a"], $url);
             let r = RuleRef::from(d.rule().unwrap());
-            assert_eq!((r.line, r.priority, r.index_retry), ($line, $prio, $retry));
+            assert_eq!(
+                (r.line, r.priority, r.index_retry),
+                ($line, $prio, $retry)
+            );
         }};
     }
 

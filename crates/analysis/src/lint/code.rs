@@ -287,7 +287,8 @@ impl Code {
     /// (`"url-as-path"`), ignoring ASCII case.
     pub fn from_id(id: &str) -> Option<Code> {
         Code::ALL.iter().copied().find(|c| {
-            c.id().eq_ignore_ascii_case(id) || c.name().eq_ignore_ascii_case(id)
+            c.id().eq_ignore_ascii_case(id)
+                || c.name().eq_ignore_ascii_case(id)
         })
     }
 }
@@ -300,7 +301,10 @@ impl fmt::Display for Code {
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
     }
 }

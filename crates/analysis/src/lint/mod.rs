@@ -82,7 +82,10 @@ pub struct Diagnostic {
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Diagnostic {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
 
         #[derive(serde::Serialize)]
@@ -231,7 +234,8 @@ impl<'a> Ctx<'a> {
         let (message, help) = text();
         let start = self.lines.start(line);
         let len = self.lines.get(line).len();
-        let span = span.start.min(len)..span.end.min(len).max(span.start.min(len));
+        let span =
+            span.start.min(len)..span.end.min(len).max(span.start.min(len));
         self.out.push(Diagnostic {
             code,
             severity,
@@ -330,7 +334,10 @@ pub(crate) fn spans(raw: &[u8]) -> Option<Spans> {
         .iter()
         .position(|b| !is_space(b))
         .map_or(stop, |s| sep + 1 + s);
-    Some(Spans { key: start..key_end, value: value_start..stop.max(value_start) })
+    Some(Spans {
+        key: start..key_end,
+        value: value_start..stop.max(value_start),
+    })
 }
 
 /// The (code id, line) pairs that `lint` finds in `body`.
@@ -393,7 +400,10 @@ mod tests {
         );
         let last = d.last().unwrap();
         assert_eq!(last.code, Code::TooManyDiagnostics);
-        assert_eq!(last.message, "40 more diagnostics were left out (RT101 40)");
+        assert_eq!(
+            last.message,
+            "40 more diagnostics were left out (RT101 40)"
+        );
     }
 
     #[test]

@@ -10,17 +10,17 @@ const SAMPLE: usize = 4096;
 
 /// Starts of files that are not text.
 const MAGIC: &[&[u8]] = &[
-    b"\x1F\x8B",            // gzip
-    b"\x28\xB5\x2F\xFD",    // zstd
-    b"BZh",                 // bzip2
-    b"PK\x03\x04",          // zip
-    b"\x89PNG",             // PNG
-    b"\xFF\xD8\xFF",        // JPEG
-    b"GIF8",                // GIF
-    b"%PDF-",               // PDF
-    b"\xFF\xFE",            // UTF-16 LE
-    b"\xFE\xFF",            // UTF-16 BE
-    b"\x00\x00\xFE\xFF",    // UTF-32 BE
+    b"\x1F\x8B",         // gzip
+    b"\x28\xB5\x2F\xFD", // zstd
+    b"BZh",              // bzip2
+    b"PK\x03\x04",       // zip
+    b"\x89PNG",          // PNG
+    b"\xFF\xD8\xFF",     // JPEG
+    b"GIF8",             // GIF
+    b"%PDF-",            // PDF
+    b"\xFF\xFE",         // UTF-16 LE
+    b"\xFE\xFF",         // UTF-16 BE
+    b"\x00\x00\xFE\xFF", // UTF-32 BE
 ];
 
 /// Returns true if the start of `body` looks like binary data: a known
@@ -119,8 +119,8 @@ pub(crate) fn not_utf8(ctx: &mut Ctx<'_>) {
 /// RT004: the first CR that is not followed by LF.
 pub(crate) fn cr_line_endings(ctx: &mut Ctx<'_>) {
     let body = ctx.body();
-    let lone = carriage_returns(body)
-        .find(|&at| body.get(at + 1) != Some(&b'\n'));
+    let lone =
+        carriage_returns(body).find(|&at| body.get(at + 1) != Some(&b'\n'));
     if let Some(at) = lone {
         let line = ctx.lines.line_at(at);
         let whole = ctx.whole(line);
@@ -149,7 +149,9 @@ mod tests {
         let mut crossing = 0;
         while body.len() <= 520_000 {
             line += 1;
-            body.extend_from_slice(format!("Disallow: /p-{line}\r\n").as_bytes());
+            body.extend_from_slice(
+                format!("Disallow: /p-{line}\r\n").as_bytes(),
+            );
             if crossing == 0 && body.len() > 500 * 1024 {
                 crossing = line;
             }

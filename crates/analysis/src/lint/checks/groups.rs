@@ -22,12 +22,18 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
         let token = agent.product_token();
         if agent.value().is_empty() {
             let span = ctx.key(n);
-            ctx.report_as(Code::BadUserAgent, Severity::Error, n, span, || {
-                (
-                    "empty user-agent: it names no crawler".into(),
-                    Some("write a crawler's name, or `*` for all".into()),
-                )
-            });
+            ctx.report_as(
+                Code::BadUserAgent,
+                Severity::Error,
+                n,
+                span,
+                || {
+                    (
+                        "empty user-agent: it names no crawler".into(),
+                        Some("write a crawler's name, or `*` for all".into()),
+                    )
+                },
+            );
         } else if !agent.is_global() && token.is_empty() {
             let span = ctx.value(n);
             ctx.report(Code::BadUserAgent, n, span, || {
@@ -94,7 +100,10 @@ pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
     for agent in robots.groups().flat_map(|g| g.agents()) {
         let token = agent.product_token();
         if !agent.is_global() && !token.is_empty() {
-            lines_of.entry(token.to_ascii_lowercase()).or_default().push(agent.line());
+            lines_of
+                .entry(token.to_ascii_lowercase())
+                .or_default()
+                .push(agent.line());
         }
     }
     let mut repeated: Vec<Vec<u32>> =
@@ -104,18 +113,20 @@ pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
         let first = lines[0];
         let span = ctx.value(first);
         let name = ctx.slice(first, span.clone());
-        if let Some(d) = ctx.report(Code::AgentInSeveralGroups, first, span, || {
-            let rest: Vec<String> =
-                lines[1..].iter().map(u32::to_string).collect();
-            (
-                format!(
+        if let Some(d) =
+            ctx.report(Code::AgentInSeveralGroups, first, span, || {
+                let rest: Vec<String> =
+                    lines[1..].iter().map(u32::to_string).collect();
+                (
+                    format!(
                     "`{}` is named again on line {}: its groups are merged",
                     show(name),
                     list(&rest, 10)
                 ),
-                Some(Code::AgentInSeveralGroups.help().into()),
-            )
-        }) {
+                    Some(Code::AgentInSeveralGroups.help().into()),
+                )
+            })
+        {
             d.related = lines[1..].to_vec();
         }
     }

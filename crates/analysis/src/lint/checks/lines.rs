@@ -78,8 +78,7 @@ pub(crate) fn ignored_line(ctx: &mut Ctx<'_>) {
     }
     let robots = ctx.robots;
     for report in robots.lines() {
-        if report.has_directive() || report.is_empty() || report.is_comment()
-        {
+        if report.has_directive() || report.is_empty() || report.is_comment() {
             continue;
         }
         let n = report.number();
@@ -126,8 +125,11 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
         let typo = report.is_typo();
         ctx.report(Code::AcceptedVariant, n, span, || {
             let key = show(written);
-            let why =
-                if typo { "an accepted typo" } else { "matched by its prefix" };
+            let why = if typo {
+                "an accepted typo"
+            } else {
+                "matched by its prefix"
+            };
             (
                 format!("`{key}` is read as `{canon}` by Google ({why})"),
                 Some(format!("write `{canon}`: other parsers ignore `{key}`")),
@@ -220,7 +222,8 @@ mod tests {
 
     #[test]
     fn rt007_line_too_long() {
-        let long = format!("User-agent: *\nDisallow: /{}$\n", "a".repeat(17_000));
+        let long =
+            format!("User-agent: *\nDisallow: /{}$\n", "a".repeat(17_000));
         lints!(long.as_bytes(), "RT007" @ 2);
         lints!(b"User-agent: *\nDisallow: /aaaa$\n", "RT007" @ none);
     }

@@ -36,7 +36,10 @@ pub(crate) fn is_asset(lower: &str) -> bool {
     let bytes = lower.as_bytes();
     [".css", ".js", ".mjs"].iter().any(|ext| {
         lower.match_indices(ext).any(|(at, _)| {
-            matches!(bytes.get(at + ext.len()), None | Some(b'$' | b'?' | b'*'))
+            matches!(
+                bytes.get(at + ext.len()),
+                None | Some(b'$' | b'?' | b'*')
+            )
         })
     })
 }
@@ -165,8 +168,15 @@ fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
 
 /// The order in which rules of the same form beat each other: longer
 /// first, then `allow`, then the earlier line.
-fn rank(r: &Rule<'_>, index: usize) -> (std::cmp::Reverse<usize>, bool, usize) {
-    (std::cmp::Reverse(r.pattern().len()), r.kind() == RuleKind::Disallow, index)
+fn rank(
+    r: &Rule<'_>,
+    index: usize,
+) -> (std::cmp::Reverse<usize>, bool, usize) {
+    (
+        std::cmp::Reverse(r.pattern().len()),
+        r.kind() == RuleKind::Disallow,
+        index,
+    )
 }
 
 /// RT205 (a rule another rule of its group always beats) and RT206 (a

@@ -32,7 +32,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !is_absolute(&url) {
             ctx.report(Code::BadSitemap, n, span, || {
                 (
-                    format!("`{}` is not an absolute http(s) URL", escape(&url)),
+                    format!(
+                        "`{}` is not an absolute http(s) URL",
+                        escape(&url)
+                    ),
                     Some(Code::BadSitemap.help().into()),
                 )
             });
@@ -51,7 +54,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if let Some(agent) = blocked_for {
             ctx.report(Code::SitemapDisallowed, n, span, || {
                 (
-                    format!("this sitemap is disallowed for {agent} by this file"),
+                    format!(
+                        "this sitemap is disallowed for {agent} by this file"
+                    ),
                     Some(Code::SitemapDisallowed.help().into()),
                 )
             });
