@@ -44,6 +44,8 @@ pub struct Match {
     pub rule: RuleRef,
     /// True if and only if this is the rule that decides.
     pub decides: bool,
+    /// The rule's line, quoted (see [`Quote`]).
+    pub text: String,
 }
 
 /// Everything there is to say about one verdict: the groups chosen for
@@ -128,7 +130,7 @@ pub fn explain(
     url: &str,
 ) -> Explanation {
     let lines = Lines::new(body);
-    let quote = |line: u32| Quote { line, text: quote(&lines, line) };
+    let quoted = |line: u32| Quote { line, text: quote(&lines, line) };
     let path = robotrules::path_of(url).into_owned();
     let selection = robots.select(agents);
     let named = selection.is_named();
@@ -144,7 +146,7 @@ pub fn explain(
                     a.is_global()
                 }
             })
-            .map(|a| quote(a.line()))
+            .map(|a| quoted(a.line()))
             .collect(),
     };
     let groups = selection.groups().map(|g| group_ref(&g, named)).collect();
@@ -162,7 +164,8 @@ pub fn explain(
             let decides = decision.rule().is_some_and(|d| {
                 d.line() == rule.line && d.priority() == rule.priority
             });
-            Some(Match { rule, decides })
+            let text = quote(&lines, rule.line);
+            Some(Match { rule, decides, text })
         })
         .collect();
     let beyond_fetch_limit =
@@ -176,7 +179,7 @@ pub fn explain(
         ignored_global_groups,
         matches,
         allowed: decision.is_allowed(),
-        rule_text: rule.as_ref().map(|r| quote(r.line)),
+        rule_text: rule.as_ref().map(|r| quoted(r.line)),
         rule,
         beyond_fetch_limit,
         line_count: robots.line_count(),

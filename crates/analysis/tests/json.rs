@@ -44,6 +44,7 @@ fn deciding_rule_shape_is_one() {
     };
     let mut with_decides = keys(&rule);
     with_decides.push("decides".into());
+    with_decides.push("text".into());
     with_decides.sort();
     assert_eq!(keys(m), with_decides);
     assert_eq!(m["decides"], true);
