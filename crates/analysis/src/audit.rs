@@ -33,7 +33,7 @@ impl Via {
     }
 }
 
-/// One crawler's standing in a robots.txt: see [`audit`].
+/// One crawler's standing in a robots.txt: see [`audit`](fn@crate::audit).
 ///
 /// With the `serde` feature it serializes as an object with the crawler's
 /// fields (`token`, `operator`, `purpose`, `note`, `url`), then `named`,

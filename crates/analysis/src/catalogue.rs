@@ -142,7 +142,7 @@ impl Crawler {
 /// engines, AI training crawlers, AI search and assistants, SEO tools,
 /// archives, ad and link-preview bots. Others can be read from TOML
 /// ([`Catalogue::from_toml`]) or, with the `serde` feature, JSON
-/// ([`Catalogue::from_json`]), or built with [`Catalogue::new`].
+/// (`Catalogue::from_json`), or built with [`Catalogue::new`].
 ///
 /// # Example
 ///

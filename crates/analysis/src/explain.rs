@@ -52,7 +52,7 @@ pub struct Match {
 /// the crawler and why, the `*` groups ignored, every rule that matches
 /// with its priority, the deciding rule and the verdict.
 ///
-/// Build one with [`explain`]. The verdict is always the reference's
+/// Build one with [`explain`](fn@crate::explain). The verdict is always the reference's
 /// ([`Robots::decide`]); the rest says how it came about.
 ///
 /// # Example

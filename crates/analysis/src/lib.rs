@@ -6,12 +6,12 @@
 //! prints nothing. Every result is plain data; with the `serde` feature
 //! every result serializes to the JSON the command line prints.
 //!
-//! * [`lint`]: compiler-style [`Diagnostic`]s, each with a stable
+//! * [`lint`](fn@lint): compiler-style [`Diagnostic`]s, each with a stable
 //!   [`Code`] (`RT001`…`RT209`), a severity, the line and byte span, a
 //!   message and a help line.
-//! * [`explain`]: an [`Explanation`] of one verdict — the groups chosen
+//! * [`explain`](fn@explain): an [`Explanation`] of one verdict — the groups chosen
 //!   and why, every matching rule with its priority, the deciding rule.
-//! * [`audit`]: what the file allows each crawler of a [`Catalogue`]
+//! * [`audit`](fn@audit): what the file allows each crawler of a [`Catalogue`]
 //!   (search engines, AI crawlers and assistants, SEO tools, archives),
 //!   as a [`Standing`].
 //!
@@ -51,7 +51,7 @@
 //! * `serde` (off by default): `Serialize` for [`Diagnostic`],
 //!   [`Explanation`], [`Standing`], [`RuleRef`] and the types they hold,
 //!   `Serialize` and `Deserialize` for [`Crawler`] and [`Purpose`], and
-//!   [`Catalogue::from_json`]. Without it the crate depends on the core
+//!   `Catalogue::from_json`. Without it the crate depends on the core
 //!   crate, `robotrules`, alone; the built-in catalogue and
 //!   [`Catalogue::from_toml`] need no feature.
 //!
@@ -60,7 +60,7 @@
 //! Every function accepts any bytes, never panics, and takes time linear
 //! in the size of the file, or n log n: checks that compare rules or
 //! groups with each other are indexed or bounded (see [`lint_with`]).
-//! [`lint`] keeps at most 100 diagnostics per code and 1,000 in all, then
+//! [`lint`](fn@crate::lint) keeps at most 100 diagnostics per code and 1,000 in all, then
 //! says how many it left out ([`Options`]). Text taken from the file is
 //! quoted with its control characters escaped ([`escape`]), so that
 //! messages and quotes are safe to print on a terminal.

@@ -47,7 +47,7 @@ impl fmt::Display for Severity {
     }
 }
 
-/// One finding of [`lint`].
+/// One finding of [`lint`](fn@crate::lint).
 ///
 /// Text that comes from the file (keys, values, names) is quoted in
 /// `message` and `help` with its control characters escaped
@@ -152,7 +152,7 @@ pub fn lint(body: &[u8]) -> Vec<Diagnostic> {
     lint_with(&Robots::parse(body), body, &Options::default())
 }
 
-/// Like [`lint`], for a body already parsed into `robots`.
+/// Like [`lint`](fn@crate::lint), for a body already parsed into `robots`.
 pub fn lint_robots(robots: &Robots, body: &[u8]) -> Vec<Diagnostic> {
     lint_with(robots, body, &Options::default())
 }
