@@ -9,10 +9,10 @@ use super::list;
 use crate::lint::Code;
 use crate::text::show;
 
-/// How many `*` disallows RT204 compares a named group with: the first
-/// ones of the file. This bounds its work on huge files to a constant
-/// times the number of rules.
-pub(crate) const GLOBAL_DISALLOWS_COMPARED: usize = 100;
+/// How many rule matches RT204 may try in all. Real files need a small
+/// fraction of it; it bounds the work on hostile ones, where comparing
+/// every named crawler's rules with every `*` disallow would be quadratic.
+pub(crate) const GLOBAL_RULES_BUDGET: usize = 4_000_000;
 
 /// RT105: a user-agent value that is empty or not a product token.
 pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
@@ -160,9 +160,9 @@ fn allows(rules: &[Rule<'_>], path: &str) -> bool {
 /// its crawler escapes them.
 ///
 /// A `*` disallow is lost for a crawler if a path it blocks is allowed by
-/// the crawler's own (merged) groups. The first
-/// [`GLOBAL_DISALLOWS_COMPARED`] `*` disallows are compared, once per
-/// crawler name, so the work is linear in the number of rules.
+/// the crawler's own (merged) groups. Each crawler name is compared once,
+/// with the `*` disallows in file order, within [`GLOBAL_RULES_BUDGET`]
+/// matches in all.
 pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
     let global: Vec<(u32, [String; 2])> = robots
@@ -174,7 +174,6 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 && (r.pattern().starts_with('/')
                     || r.pattern().starts_with('*'))
         })
-        .take(GLOBAL_DISALLOWS_COMPARED)
         .map(|r| (r.line(), witness(r.pattern())))
         .collect();
     if global.is_empty() {
@@ -201,10 +200,14 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
         }
     }
     let mut dropped_for: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+    let mut budget = GLOBAL_RULES_BUDGET;
     for (group, token) in named {
         let dropped = dropped_for.entry(token.clone()).or_insert_with(|| {
             let own = rules_of.get(&token).map_or(&[][..], Vec::as_slice);
-            global
+            let cost = 2 * own.len().max(1);
+            let affordable = (budget / cost).min(global.len());
+            budget -= affordable * cost;
+            global[..affordable]
                 .iter()
                 .filter(|(_, w)| w.iter().any(|w| allows(own, w)))
                 .map(|(line, _)| *line)
