@@ -134,3 +134,32 @@ fn random_bytes_are_bounded() {
     let _ = audit(&robots, &Catalogue::builtin());
     let _ = explain(&robots, &body, &["a"], "/x");
 }
+
+#[test]
+fn one_group_names_ten_thousand_crawlers() {
+    let mut body = b"User-agent: *\nDisallow: /0\n".to_vec();
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("User-agent: t{}\n", letters(i)).as_bytes(),
+        );
+    }
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("Disallow: /x{}\n", letters(i)).as_bytes(),
+        );
+    }
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("User-agent: t{}\nDisallow: /y\n", letters(i)).as_bytes(),
+        );
+    }
+    let found = lint(&body);
+    // Every crawler escapes `Disallow: /0`; the first group is reported
+    // with every agent it names cut to ten.
+    assert_eq!(count(&found, Code::GlobalRulesDropped), 100);
+    let first =
+        found.iter().find(|d| d.code == Code::GlobalRulesDropped).unwrap();
+    assert_eq!(first.line, 3);
+    assert!(first.message.contains("and 9990 more"), "{}", first.message);
+    assert_eq!(count(&found, Code::AgentInSeveralGroups), 100);
+}

@@ -8,7 +8,9 @@ use super::Severity;
 /// (`RT001`…), a name, a default severity and a general help line.
 ///
 /// Codes in `RT0xx` are about the file as a whole, `RT1xx` about one line,
-/// `RT2xx` about what the rules mean together.
+/// `RT2xx` about what the rules mean together. The checks follow RFC 9309
+/// and Google's documentation of how it reads robots.txt
+/// (<https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt>).
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[non_exhaustive]
 pub enum Code {

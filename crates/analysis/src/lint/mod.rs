@@ -256,12 +256,13 @@ impl<'a> Ctx<'a> {
 
     /// The key of the line, or the whole line.
     pub(crate) fn key(&self, line: u32) -> Range<usize> {
-        spans(self.lines.get(line)).map_or_else(|| self.whole(line), |s| s.key)
+        fields(self.lines.get(line))
+            .map_or_else(|| self.whole(line), |s| s.key)
     }
 
     /// The value of the line, or the whole line.
     pub(crate) fn value(&self, line: u32) -> Range<usize> {
-        spans(self.lines.get(line))
+        fields(self.lines.get(line))
             .map_or_else(|| self.whole(line), |s| s.value)
     }
 
@@ -302,14 +303,14 @@ impl<'a> Ctx<'a> {
 }
 
 /// Where the key and the value of a line are, in the raw line.
-pub(crate) struct Spans {
+pub(crate) struct Fields {
     pub(crate) key: Range<usize>,
     pub(crate) value: Range<usize>,
 }
 
 /// Finds the key and the value the way the parser does (comment cut,
 /// whitespace trimmed, first colon or the missing-colon rule).
-pub(crate) fn spans(raw: &[u8]) -> Option<Spans> {
+pub(crate) fn fields(raw: &[u8]) -> Option<Fields> {
     let raw = &raw[..raw.len().min(robotrules::MAX_LINE_LEN)];
     let is_space =
         |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
@@ -334,7 +335,7 @@ pub(crate) fn spans(raw: &[u8]) -> Option<Spans> {
         .iter()
         .position(|b| !is_space(b))
         .map_or(stop, |s| sep + 1 + s);
-    Some(Spans {
+    Some(Fields {
         key: start..key_end,
         value: value_start..stop.max(value_start),
     })

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use robotrules::{Rule, RuleKind};
+use robotrules::{Group, Rule, RuleKind};
 
 use super::super::{Ctx, Severity};
 use super::list;
@@ -179,37 +179,48 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     if global.is_empty() {
         return;
     }
-    // The rules of every group that names a token: a crawler obeys all
-    // the groups that name it, merged.
-    let mut rules_of: HashMap<Vec<u8>, Vec<Rule<'_>>> = HashMap::new();
+    // The groups that name each token (a crawler obeys all of them,
+    // merged) and how many rules they hold.
+    let groups: Vec<Group<'_>> = robots.groups().collect();
+    let rule_counts: Vec<usize> =
+        groups.iter().map(|g| g.rules().count()).collect();
+    let mut groups_of: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
     let mut named = Vec::new();
-    for group in robots.groups() {
-        let tokens: Vec<Vec<u8>> = group
-            .agents()
-            .filter(|a| !a.is_global())
-            .map(|a| a.product_token().to_ascii_lowercase())
-            .collect();
-        if tokens.is_empty() {
-            continue;
+    for (i, group) in groups.iter().enumerate() {
+        let mut first = None;
+        for a in group.agents().filter(|a| !a.is_global()) {
+            let token = a.product_token().to_ascii_lowercase();
+            let list = groups_of.entry(token.clone()).or_default();
+            // A group that names a token twice counts once.
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+            first.get_or_insert(token);
         }
-        for t in &tokens {
-            rules_of.entry(t.clone()).or_default().extend(group.rules());
-        }
-        if !group.is_global() {
-            named.push((group, tokens[0].clone()));
+        if let (false, Some(token)) = (group.is_global(), first) {
+            named.push((*group, token));
         }
     }
     let mut dropped_for: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
     let mut budget = GLOBAL_RULES_BUDGET;
     for (group, token) in named {
         let dropped = dropped_for.entry(token.clone()).or_insert_with(|| {
-            let own = rules_of.get(&token).map_or(&[][..], Vec::as_slice);
-            let cost = 2 * own.len().max(1);
-            let affordable = (budget / cost).min(global.len());
-            budget -= affordable * cost;
+            let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
+            let count: usize = of.iter().map(|&i| rule_counts[i]).sum();
+            // Gathering the rules costs their number; each `*` disallow
+            // then costs two matches per rule.
+            let cost = 2 * count.max(1);
+            let affordable =
+                (budget.saturating_sub(count) / cost).min(global.len());
+            if affordable == 0 {
+                return Vec::new();
+            }
+            budget -= count + affordable * cost;
+            let own: Vec<Rule<'_>> =
+                of.iter().flat_map(|&i| groups[i].rules()).collect();
             global[..affordable]
                 .iter()
-                .filter(|(_, w)| w.iter().any(|w| allows(own, w)))
+                .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
                 .map(|(line, _)| *line)
                 .collect()
         });
@@ -268,8 +279,11 @@ mod tests {
     fn rt204_global_rules_dropped() {
         lints!(b"User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\n", "RT204" @ 3);
         lints!(b"User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\nDisallow: /private\n", "RT204" @ none);
-        // Merged groups: the second group for `a` repeats the rule.
+        // Merged groups: the second group for `a` repeats the rule, and
+        // a group that names `b` too counts for `b`.
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ none);
         lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nDisallow: /\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nDisallow: /t\nUser-agent: a\nUser-agent: b\nDisallow: /p\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ 3);
     }
 }
