@@ -1,5 +1,7 @@
 //! What a robots.txt allows each crawler of a catalogue.
 
+use std::collections::HashMap;
+
 use robotrules::{Coverage, Robots};
 
 use crate::catalogue::{Catalogue, Crawler};
@@ -117,6 +119,9 @@ impl serde::Serialize for Standing {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
+    // Crawlers with the same groups (every crawler that no group names
+    // gets the `*` groups) have the same coverage: it is computed once.
+    let mut coverage_of: HashMap<Vec<usize>, Coverage> = HashMap::new();
     catalogue
         .crawlers()
         .iter()
@@ -141,7 +146,12 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
                 (false, false) => Via::Global,
                 (false, true) => Via::None,
             };
-            let coverage = robots.matcher(&[token]).coverage();
+            let groups: Vec<usize> =
+                selection.groups().map(|g| g.index()).collect();
+            let coverage = coverage_of
+                .entry(groups)
+                .or_insert_with(|| robots.matcher(&[token]).coverage())
+                .clone();
             Standing { crawler: crawler.clone(), via, lines, coverage }
         })
         .collect()
