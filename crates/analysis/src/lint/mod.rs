@@ -408,6 +408,17 @@ mod tests {
     }
 
     #[test]
+    fn another_body_does_not_panic() {
+        let robots = Robots::parse(
+            "User-agent: a\nDisallow: /x*\nSitemap: /s\n".repeat(9).as_bytes(),
+        );
+        let d = lint_with(&robots, b"x", &Options::default());
+        assert!(d.iter().all(|d| d.span.end <= 1));
+        let e = crate::explain(&robots, b"", &["a"], "/x");
+        assert_eq!(e.rule_text.map(|q| q.text), Some(String::new()));
+    }
+
+    #[test]
     fn spans_and_columns() {
         let d = lint(b"User-agent: *\r\nDisallow:  https://e.com/x\r\n");
         let rt106 = d.iter().find(|d| d.code == Code::UrlAsPath).unwrap();
