@@ -15,7 +15,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
             body.extend_from_slice(
                 format!("Disallow: /page-{line}\n").as_bytes(),
             );
-            if crossing == 0 && body.len() > 500 * 1024 {
+            if crossing == 0 && body.len() > robotrules::FETCH_LIMIT {
                 crossing = line;
             }
         }

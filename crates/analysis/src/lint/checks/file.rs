@@ -152,7 +152,7 @@ mod tests {
             body.extend_from_slice(
                 format!("Disallow: /p-{line}\r\n").as_bytes(),
             );
-            if crossing == 0 && body.len() > 500 * 1024 {
+            if crossing == 0 && body.len() > robotrules::FETCH_LIMIT {
                 crossing = line;
             }
         }
