@@ -1,11 +1,12 @@
 //! `robotrules lint`: compiler-style diagnostics for a robots.txt.
 
 use std::io::{self, BufWriter, Write};
+use std::ops::Range;
 
 use codespan_reporting::diagnostic::{
     Diagnostic as Report, Label, Severity as Level,
 };
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, Config};
 use robotrules::Robots;
 use robotrules_analysis::{escape, lint_robots, Diagnostic, Severity};
@@ -63,34 +64,72 @@ fn shown(raw: &[u8]) -> String {
     escape(&String::from_utf8_lossy(kept)).into_owned()
 }
 
+/// One line of the file, as codespan sees it: its own source, numbered
+/// as in the file. Rendering needs only the lines diagnostics are on, so
+/// it costs their length, not the file's.
+struct OneLine<'a> {
+    name: &'a str,
+    text: String,
+    number: usize,
+}
+
+impl<'a> Files<'a> for OneLine<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'a self, (): (), _: usize) -> Result<usize, files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _: usize) -> Result<usize, files::Error> {
+        Ok(self.number)
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        index: usize,
+    ) -> Result<Range<usize>, files::Error> {
+        match index {
+            0 => Ok(0..self.text.len()),
+            _ => Err(files::Error::LineTooLarge { given: index, max: 0 }),
+        }
+    }
+}
+
 /// Renders diagnostics with the source lines underlined.
 fn render(name: &str, body: &[u8], diagnostics: &[Diagnostic]) -> String {
-    // The source as text, one line per raw line, so that lines number as
-    // the parser numbers them; offsets are mapped through the shown text.
-    let raw: Vec<&[u8]> = robotrules::raw_lines(body).collect();
-    let mut text = String::new();
-    let mut starts = Vec::with_capacity(raw.len());
-    for l in &raw {
-        starts.push(text.len());
-        text.push_str(&shown(l));
-        text.push('\n');
-    }
     let name = escape(name);
-    let file = SimpleFile::new(name.as_ref(), text.as_str());
     let config = Config::default();
     let mut s = String::new();
     for d in diagnostics {
-        let index = d.line as usize - 1;
-        let raw_line = raw.get(index).copied().unwrap_or_default();
-        let width = shown(raw_line).len();
+        // The line starts `column - 1` bytes before the span.
+        let start = d.span.start - (d.column - 1);
+        let rest = &body[start.min(body.len())..];
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        let raw_line = &rest[..end];
+        let mut text = shown(raw_line);
+        let width = text.len();
+        text.push('\n');
         let map = |offset: usize| {
             let offset = offset.min(raw_line.len());
             shown(&raw_line[..offset]).len().min(width)
         };
         let from = d.column - 1;
-        let to = from + d.span.len();
-        let base = starts.get(index).copied().unwrap_or(0);
-        let range = base + map(from)..base + map(to);
+        let range = map(from)..map(from + d.span.len());
+        let file = OneLine { name: &name, text, number: d.line as usize };
         let level = match d.severity {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,
