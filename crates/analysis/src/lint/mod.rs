@@ -161,7 +161,11 @@ pub fn lint_robots(robots: &Robots, body: &[u8]) -> Vec<Diagnostic> {
 ///
 /// `robots` must be `Robots::parse(body)`. Time is linear in the size of
 /// the file (or n log n); the number of diagnostics is at most
-/// `options.max_total` plus one.
+/// `options.max_total` plus one. The two checks that compare rules with
+/// each other by matching, [`Code::GlobalRulesDropped`] and
+/// [`Code::EqualPriority`], do so within fixed work budgets (4,000,000 and
+/// 200,000 comparisons): on real files they never run out; on hostile
+/// ones they report less rather than take quadratic time.
 pub fn lint_with(
     robots: &Robots,
     body: &[u8],
