@@ -127,15 +127,6 @@ pub fn to_json(
     agents: &[&str],
     decision: &Decision<'_>,
 ) -> serde_json::Value {
-    let rule = decision.rule().map(|r| {
-        json!({
-            "line": r.line(),
-            "kind": r.kind().as_str(),
-            "pattern": String::from_utf8_lossy(r.as_written()),
-            "normalized": r.pattern(),
-            "priority": r.priority(),
-            "index_retry": r.is_index_retry(),
-        })
-    });
+    let rule = decision.rule().map(robotrules_analysis::RuleRef::from);
     json!({ "url": url, "agents": agents, "allowed": decision.is_allowed(), "rule": rule })
 }

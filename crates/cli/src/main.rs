@@ -1,8 +1,74 @@
 //! `robotrules`: check, explain, lint and audit robots.txt files with the
 //! verdicts of Google's reference parser.
+//!
+//! The analysis lives in the `robotrules-analysis` crate; this binary
+//! parses arguments, loads files and renders results.
 
 #![forbid(unsafe_code)]
 
-fn main() -> std::process::ExitCode {
-    robotrules_cli::main()
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod audit;
+mod check;
+mod explain;
+mod fetch;
+mod input;
+mod lint;
+
+/// Check, explain and lint robots.txt files, with the verdicts of Google's
+/// reference parser (RFC 9309).
+#[derive(Parser)]
+#[command(name = "robotrules", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(check::Args),
+    Explain(explain::Args),
+    Audit(audit::Args),
+    Lint(lint::Args),
+    Fetch(fetch::Args),
+}
+
+/// What a command found, mapped to the exit status.
+pub enum Outcome {
+    /// Everything checked is allowed (exit 0).
+    Allowed,
+    /// Something checked is disallowed (exit 1).
+    Disallowed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Fetch(args) => fetch::run(args),
+    };
+    match result {
+        Ok(Outcome::Allowed) => ExitCode::SUCCESS,
+        Ok(Outcome::Disallowed) => ExitCode::from(1),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(io::stderr(), "robotrules: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed pipe downstream (`robotrules check … | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }

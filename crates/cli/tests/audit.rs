@@ -18,9 +18,9 @@ fn row<'a>(rows: &'a [Value], token: &str) -> &'a Value {
 }
 
 #[test]
-fn catalogue_is_valid() {
-    let crawlers = robotrules_cli::audit::catalogue().unwrap();
-    assert!(crawlers.len() >= 30);
+fn builtin_catalogue_is_listed() {
+    let rows = audit(b"");
+    assert!(rows.len() >= 50);
     for token in [
         "Googlebot",
         "Bingbot",
@@ -28,36 +28,89 @@ fn catalogue_is_valid() {
         "ChatGPT-User",
         "OAI-SearchBot",
         "ClaudeBot",
-        "Claude-Web",
+        "Claude-User",
+        "Claude-SearchBot",
         "anthropic-ai",
         "CCBot",
         "Google-Extended",
         "PerplexityBot",
+        "Perplexity-User",
         "Bytespider",
         "Applebot",
         "Applebot-Extended",
-        "meta-externalagent",
+        "Meta-ExternalAgent",
         "Amazonbot",
         "cohere-ai",
+        "Diffbot",
+        "AhrefsBot",
+        "ia_archiver",
     ] {
-        assert!(crawlers.iter().any(|c| c.token == token), "{token}");
-    }
-    for c in &crawlers {
-        assert!(
-            robotrules::is_valid_agent(&c.token),
-            "{} is not a valid token",
-            c.token
+        let r = row(&rows, token);
+        assert!(robotrules::is_valid_agent(r["token"].as_str().unwrap()));
+        assert_eq!(
+            (r["via"].as_str(), r["access"].as_str()),
+            (Some("none"), Some("allowed"))
         );
+    }
+    for r in &rows {
         assert!([
             "search",
             "ai-training",
             "ai-assistant",
             "ai-search",
+            "seo",
             "archive",
+            "ads",
+            "social",
             "other"
         ]
-        .contains(&c.purpose.as_str()));
+        .contains(&r["purpose"].as_str().unwrap()));
     }
+}
+
+#[test]
+fn custom_catalogues() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("c.toml");
+    std::fs::write(&toml, "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\npurpose = \"seo\"\n").unwrap();
+    let json = dir.path().join("c.json");
+    std::fs::write(
+        &json,
+        r#"[{"token": "BarBot", "operator": "Bar", "purpose": "ai-search"}]"#,
+    )
+    .unwrap();
+    let (_d, file) = robots_file(b"User-agent: foobot\nDisallow: /\n");
+    for (catalogue, token, access) in
+        [(&toml, "FooBot", "disallowed"), (&json, "BarBot", "allowed")]
+    {
+        let out = run(
+            &[
+                "audit",
+                "--json",
+                "--catalogue",
+                catalogue.to_str().unwrap(),
+                &file,
+            ],
+            b"",
+        );
+        let rows: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0]["token"].as_str(), rows[0]["access"].as_str()),
+            (Some(token), Some(access))
+        );
+    }
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[[crawler]]\ntoken = \"a\"\noperator = \"A\"\npurpose = \"spam\"\n",
+    )
+    .unwrap();
+    let out =
+        run(&["audit", "--catalogue", bad.to_str().unwrap(), &file], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 4: unknown purpose `spam`"), "{err}");
 }
 
 #[test]
@@ -71,6 +124,7 @@ fn named_global_and_coverage() {
         (Some("named"), Some("disallowed"))
     );
     assert_eq!(gpt["lines"], serde_json::json!([4]));
+    assert_eq!(gpt["allowed_path"], Value::Null);
     assert_eq!(row(&rows, "CCBot")["access"], "disallowed");
     // `/*` blocks everything as `/` does.
     assert_eq!(row(&rows, "ClaudeBot")["access"], "disallowed");
@@ -84,6 +138,8 @@ fn named_global_and_coverage() {
         (Some("global"), Some("partial"))
     );
     assert_eq!(other["lines"], serde_json::json!([1]));
+    assert_eq!(other["allowed_path"], "/");
+    assert_eq!(other["disallowed_path"], "/private/");
 }
 
 #[test]
@@ -102,5 +158,8 @@ fn no_group_means_allowed_and_table_output() {
     assert!(text.contains("GPTBot"), "{text}");
     assert!(text.contains("* (line 1)"), "{text}");
     assert!(text.contains("fully disallowed"), "{text}");
-    assert!(text.contains("AI crawlers: 26 of 26 fully disallowed"), "{text}");
+    assert!(text.contains("AI crawlers: 30 of 30 fully disallowed"), "{text}");
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /private/\n");
+    let text = stdout(&run(&["audit", &file], b""));
+    assert!(text.contains("partially disallowed (e.g. /private/)"), "{text}");
 }

@@ -99,3 +99,57 @@ fn several_agents_merge() {
         (Some(true), Some(4))
     );
 }
+
+#[test]
+fn deciding_rule_has_the_same_keys_in_check_and_explain() {
+    let (_dir, file) = robots_file(
+        "User-agent: *\nDisallow: /\nAllow: /ü\nAllow: /d/index.html\n"
+            .as_bytes(),
+    );
+    for url in ["/%C3%BC/x", "/d/", "/x"] {
+        let check = run(&["check", "--json", &file, "FooBot", url], b"");
+        let check: Value =
+            serde_json::from_str(stdout(&check).trim()).unwrap();
+        let explain = run(&["explain", "--json", &file, "FooBot", url], b"");
+        let explain: Value = serde_json::from_str(&stdout(&explain)).unwrap();
+        let keys = |v: &Value| {
+            let mut k: Vec<String> =
+                v["rule"].as_object().expect(url).keys().cloned().collect();
+            k.sort();
+            k
+        };
+        assert_eq!(keys(&check), keys(&explain), "{url}");
+        assert_eq!(
+            keys(&check),
+            [
+                "index_retry",
+                "kind",
+                "line",
+                "normalized",
+                "pattern",
+                "priority"
+            ]
+        );
+        assert_eq!(check["rule"], explain["rule"], "{url}");
+    }
+}
+
+#[test]
+fn rules_beyond_500_kib_are_noted() {
+    let mut body = b"User-agent: *\n".to_vec();
+    while body.len() < 520_000 {
+        body.extend_from_slice(b"Disallow: /filler\n");
+    }
+    body.extend_from_slice(b"Disallow: /late\n");
+    let (_dir, file) = robots_file(&body);
+    let out = run(&["explain", &file, "a", "/late"], b"");
+    assert!(
+        stdout(&out).contains("lies beyond the first 500 KiB"),
+        "{}",
+        stdout(&out)
+    );
+    let (v, _) = explain_json(&body, "a", "/late");
+    assert_eq!(v["beyond_fetch_limit"], true);
+    let (v, _) = explain_json(&body, "a", "/filler");
+    assert_eq!(v["beyond_fetch_limit"], false);
+}

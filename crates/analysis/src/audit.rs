@@ -1,0 +1,227 @@
+//! What a robots.txt allows each crawler of a catalogue.
+
+use std::collections::HashMap;
+
+use robotrules::{Coverage, Robots};
+
+use crate::catalogue::{Catalogue, Crawler};
+
+/// How a crawler's rules are chosen.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
+#[non_exhaustive]
+pub enum Via {
+    /// Some group names the crawler (`named`).
+    Named,
+    /// No group names it: the `*` groups apply (`global`).
+    Global,
+    /// No group names it and there is no `*` group: everything is
+    /// allowed (`none`).
+    None,
+}
+
+impl Via {
+    /// `"named"`, `"global"` or `"none"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Named => "named",
+            Via::Global => "global",
+            Via::None => "none",
+        }
+    }
+}
+
+/// One crawler's standing in a robots.txt: see [`audit`](fn@crate::audit).
+///
+/// With the `serde` feature it serializes as an object with the crawler's
+/// fields (`token`, `operator`, `purpose`, `note`, `url`), then `named`,
+/// `via`, `lines`, `access` (`"allowed"`, `"partial"`, `"disallowed"` or
+/// `"unknown"`) and, for partial access, `allowed_path` and
+/// `disallowed_path`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub struct Standing {
+    /// The crawler.
+    pub crawler: Crawler,
+    /// How its rules are chosen.
+    pub via: Via,
+    /// The `user-agent` lines that name it or, if none does, the `*`
+    /// lines that apply.
+    pub lines: Vec<u32>,
+    /// How much of the site it may fetch, with a path of each kind for
+    /// [`Coverage::Partial`] ([`robotrules::Matcher::coverage`]).
+    pub coverage: Coverage,
+}
+
+impl Standing {
+    /// Returns true if and only if some group names the crawler.
+    pub fn is_named(&self) -> bool {
+        self.via == Via::Named
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Standing {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+
+        let c = &self.crawler;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("token", &c.token)?;
+        m.serialize_entry("operator", &c.operator)?;
+        m.serialize_entry("purpose", &c.purpose)?;
+        m.serialize_entry("note", &c.note)?;
+        m.serialize_entry("url", &c.url)?;
+        m.serialize_entry("named", &self.is_named())?;
+        m.serialize_entry("via", &self.via)?;
+        m.serialize_entry("lines", &self.lines)?;
+        m.serialize_entry("access", self.coverage.as_str())?;
+        m.serialize_entry("allowed_path", &self.coverage.allowed_witness())?;
+        m.serialize_entry(
+            "disallowed_path",
+            &self.coverage.disallowed_witness(),
+        )?;
+        m.end()
+    }
+}
+
+/// Audits `robots` for every crawler of `catalogue`, in catalogue order.
+///
+/// For each crawler: whether a group names it or the `*` groups apply
+/// (RFC 9309 §2.2.1), the lines that decide that, and whether it may fetch
+/// every path, some or none. The access is exact, not read from the
+/// rules' text: `Disallow: /` and `Disallow: /*` both block everything,
+/// and `Allow: /$` beside them opens the root again. It is
+/// [`Coverage::Unknown`] only for rule sets too costly to decide
+/// ([`robotrules::COVERAGE_BUDGET`]).
+///
+/// # Example
+///
+/// ```
+/// use robotrules::{Coverage, Robots};
+/// use robotrules_analysis::{audit, Catalogue, Via};
+///
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n");
+/// let standings = audit(&robots, &Catalogue::builtin());
+/// let gpt = standings.iter().find(|s| s.crawler.token == "GPTBot").ok_or("listed")?;
+/// assert_eq!((gpt.via, &gpt.lines[..]), (Via::Named, &[4][..]));
+/// assert_eq!(gpt.coverage, Coverage::DisallowedEverywhere);
+/// let bing = standings.iter().find(|s| s.crawler.token == "Bingbot").ok_or("listed")?;
+/// assert_eq!(bing.via, Via::Global);
+/// assert_eq!(bing.coverage.disallowed_witness(), Some("/private/"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
+    // Crawlers with the same groups (every crawler that no group names
+    // gets the `*` groups) have the same coverage: it is computed once.
+    let mut coverage_of: HashMap<Vec<usize>, Coverage> = HashMap::new();
+    catalogue
+        .crawlers()
+        .iter()
+        .map(|crawler| {
+            let token = crawler.token.as_str();
+            let selection = robots.select(&[token]);
+            let named = selection.is_named();
+            let lines: Vec<u32> = selection
+                .groups()
+                .flat_map(|g| g.agents())
+                .filter(|a| {
+                    if named {
+                        a.is_named_by(token)
+                    } else {
+                        a.is_global()
+                    }
+                })
+                .map(|a| a.line())
+                .collect();
+            let via = match (named, lines.is_empty()) {
+                (true, _) => Via::Named,
+                (false, false) => Via::Global,
+                (false, true) => Via::None,
+            };
+            let groups: Vec<usize> =
+                selection.groups().map(|g| g.index()).collect();
+            let coverage = coverage_of
+                .entry(groups)
+                .or_insert_with(|| robots.matcher(&[token]).coverage())
+                .clone();
+            Standing { crawler: crawler.clone(), via, lines, coverage }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Purpose;
+
+    fn one(body: &[u8], token: &str) -> Standing {
+        let catalogue =
+            Catalogue::new(vec![Crawler::new(token, "X", Purpose::Other)])
+                .unwrap();
+        audit(&Robots::parse(body), &catalogue).remove(0)
+    }
+
+    macro_rules! standing {
+        ($body:expr, $token:expr, $via:ident, $lines:expr, $access:expr) => {{
+            let s = one($body, $token);
+            assert_eq!(
+                (s.via, &s.lines[..], s.coverage.as_str()),
+                (Via::$via, &$lines[..], $access)
+            );
+        }};
+    }
+
+    #[test]
+    fn standings() {
+        standing!(
+            b"User-agent: *\nDisallow: /\n",
+            "a",
+            Global,
+            [1u32],
+            "disallowed"
+        );
+        standing!(
+            b"User-agent: a\nDisallow: /*\n",
+            "A",
+            Named,
+            [1u32],
+            "disallowed"
+        );
+        standing!(
+            b"User-agent: b\nDisallow: /\n",
+            "a",
+            None,
+            [0u32; 0],
+            "allowed"
+        );
+        standing!(
+            b"User-agent: a\nDisallow: /\nAllow: /$\n",
+            "a",
+            Named,
+            [1u32],
+            "partial"
+        );
+        standing!(
+            b"User-agent: *\nUser-agent: a\nDisallow:\n",
+            "a",
+            Named,
+            [2u32],
+            "allowed"
+        );
+    }
+
+    #[test]
+    fn witnesses() {
+        let s = one(b"User-agent: a\nDisallow: /private\n", "a");
+        assert_eq!(s.coverage.allowed_witness(), Some("/"));
+        assert_eq!(s.coverage.disallowed_witness(), Some("/private"));
+    }
+}

@@ -1,0 +1,199 @@
+//! Checks of the file as a whole: RT001–RT006.
+
+use robotrules::FETCH_LIMIT;
+
+use super::super::Ctx;
+use crate::lint::Code;
+
+/// How much of the start of the file is sampled to tell text from not.
+const SAMPLE: usize = 4096;
+
+/// Starts of files that are not text.
+const MAGIC: &[&[u8]] = &[
+    b"\x1F\x8B",         // gzip
+    b"\x28\xB5\x2F\xFD", // zstd
+    b"BZh",              // bzip2
+    b"PK\x03\x04",       // zip
+    b"\x89PNG",          // PNG
+    b"\xFF\xD8\xFF",     // JPEG
+    b"GIF8",             // GIF
+    b"%PDF-",            // PDF
+    b"\xFF\xFE",         // UTF-16 LE
+    b"\xFE\xFF",         // UTF-16 BE
+    b"\x00\x00\xFE\xFF", // UTF-32 BE
+];
+
+/// Returns true if the start of `body` looks like binary data: a known
+/// signature, or many control bytes. Tabs, line ends, form feeds and
+/// escape characters are text: a text file with terminal escapes in it
+/// is a text file.
+fn is_binary(body: &[u8]) -> bool {
+    if MAGIC.iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    let sample = &body[..body.len().min(SAMPLE)];
+    let controls = sample
+        .iter()
+        .filter(|&&b| b < 0x20 && !b"\t\n\r\x0c\x1b".contains(&b))
+        .count();
+    controls * 16 > sample.len()
+}
+
+/// RT005 (an HTML page) and RT006 (binary data).
+pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
+    let body = ctx.body();
+    let head = String::from_utf8_lossy(&body[..body.len().min(1024)])
+        .to_ascii_lowercase();
+    let html = ["<!doctype html", "<html", "<head", "<body", "<script"]
+        .iter()
+        .any(|t| head.contains(t));
+    let whole = ctx.whole(1);
+    if html {
+        ctx.report(Code::Html, 1, whole, || {
+            (
+                "the file is an HTML page, not a robots.txt".into(),
+                Some(Code::Html.help().into()),
+            )
+        });
+    } else if is_binary(body) {
+        ctx.report(Code::Binary, 1, whole, || {
+            (
+                "the file holds binary data (UTF-16, compressed or an \
+                 image), not a robots.txt"
+                    .into(),
+                Some(Code::Binary.help().into()),
+            )
+        });
+    }
+    ctx.not_text = html || is_binary(body);
+}
+
+/// RT001: over 500 KiB, reported on the line that crosses the limit.
+pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
+    let len = ctx.body().len();
+    if len <= FETCH_LIMIT {
+        return;
+    }
+    let line = ctx.lines.line_at(FETCH_LIMIT);
+    let whole = ctx.whole(line);
+    ctx.report(Code::TooLarge, line, whole, || {
+        (
+            format!(
+                "the file is {} KiB: Google reads the first 500 KiB only, \
+                 and ignores the rest from here",
+                len / 1024
+            ),
+            Some(Code::TooLarge.help().into()),
+        )
+    });
+}
+
+/// RT002: a UTF-8 byte order mark.
+pub(crate) fn bom(ctx: &mut Ctx<'_>) {
+    if ctx.body().starts_with(b"\xEF\xBB\xBF") {
+        ctx.report(Code::Bom, 1, 0..0, || {
+            (
+                "the file starts with a UTF-8 byte order mark".into(),
+                Some(Code::Bom.help().into()),
+            )
+        });
+    }
+}
+
+/// RT003: the first byte that is not UTF-8.
+pub(crate) fn not_utf8(ctx: &mut Ctx<'_>) {
+    if let Err(e) = std::str::from_utf8(ctx.body()) {
+        let line = ctx.lines.line_at(e.valid_up_to());
+        let whole = ctx.whole(line);
+        ctx.report(Code::NotUtf8, line, whole, || {
+            (
+                "the file is not UTF-8: values with these bytes are \
+                 escaped byte by byte"
+                    .into(),
+                Some(Code::NotUtf8.help().into()),
+            )
+        });
+    }
+}
+
+/// RT004: the first CR that is not followed by LF.
+pub(crate) fn cr_line_endings(ctx: &mut Ctx<'_>) {
+    let body = ctx.body();
+    let lone =
+        carriage_returns(body).find(|&at| body.get(at + 1) != Some(&b'\n'));
+    if let Some(at) = lone {
+        let line = ctx.lines.line_at(at);
+        let whole = ctx.whole(line);
+        ctx.report(Code::CrLineEndings, line, whole, || {
+            (
+                "the file uses CR alone to end lines".into(),
+                Some(Code::CrLineEndings.help().into()),
+            )
+        });
+    }
+}
+
+/// The positions of the CR bytes of `body`.
+fn carriage_returns(body: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    body.iter().enumerate().filter(|(_, &b)| b == b'\r').map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::lints;
+
+    #[test]
+    fn rt001_too_large() {
+        let mut body = b"User-agent: *\r\n".to_vec();
+        let mut line = 1;
+        let mut crossing = 0;
+        while body.len() <= 520_000 {
+            line += 1;
+            body.extend_from_slice(
+                format!("Disallow: /p-{line}\r\n").as_bytes(),
+            );
+            if crossing == 0 && body.len() > robotrules::FETCH_LIMIT {
+                crossing = line;
+            }
+        }
+        lints!(&body, "RT001" @ crossing);
+        lints!(b"User-agent: *\n", "RT001" @ none);
+    }
+
+    #[test]
+    fn rt002_bom() {
+        lints!("\u{feff}User-agent: *\n".as_bytes(), "RT002" @ 1);
+        lints!(b"User-agent: *\n", "RT002" @ none);
+    }
+
+    #[test]
+    fn rt003_not_utf8() {
+        lints!(b"User-agent: *\nDisallow: /caf\xe9\n", "RT003" @ 2);
+        lints!(b"User-agent: *\r\nAllow: /\r\nDisallow: /caf\xe9\r\n", "RT003" @ 3);
+        lints!(b"User-agent: *\rAllow: /\rDisallow: /caf\xe9\r", "RT003" @ 3);
+        lints!(b"\xEF\xBB\xBFUser-agent: *\r\nAllow: /\r\n\xff\r\n", "RT003" @ 3);
+        lints!("User-agent: *\nDisallow: /café\n".as_bytes(), "RT003" @ none);
+    }
+
+    #[test]
+    fn rt004_cr_line_endings() {
+        lints!(b"User-agent: *\rDisallow: /x\r", "RT004" @ 1);
+        lints!(b"User-agent: *\r\nAllow: /\r\nDisallow: /x\rAllow: /y", "RT004" @ 3);
+        lints!(b"User-agent: *\r\nDisallow: /x\r\n", "RT004" @ none);
+    }
+
+    #[test]
+    fn rt005_html() {
+        lints!(b"<!DOCTYPE html>\n<html><body>x</body></html>\n", "RT005" @ 1);
+        lints!(b"User-agent: *\nDisallow: /html/\n", "RT005" @ none);
+    }
+
+    #[test]
+    fn rt006_binary() {
+        lints!(b"\xFF\xFEU\0s\0e\0r\0", "RT006" @ 1);
+        lints!(b"\x1F\x8B\x08\0\0\0\0\0", "RT006" @ 1);
+        lints!(b"U\0s\0e\0r\0-\0a\0g\0e\0n\0t\0", "RT006" @ 1);
+        lints!(b"User-agent: *\nDisalow: /x\x1b[31mRED\x1b]0;t\x07\nAllow: /\n", "RT006" @ none);
+        lints!(b"User-agent: *\n", "RT006" @ none);
+    }
+}

@@ -1,0 +1,289 @@
+//! Checks of groups and their user-agent lines: RT105, RT202–RT204.
+
+use std::collections::HashMap;
+
+use robotrules::{Group, Rule, RuleKind};
+
+use super::super::{Ctx, Severity};
+use super::list;
+use crate::lint::Code;
+use crate::text::show;
+
+/// How many rule matches RT204 may try in all. Real files need a small
+/// fraction of it; it bounds the work on hostile ones, where comparing
+/// every named crawler's rules with every `*` disallow would be quadratic.
+pub(crate) const GLOBAL_RULES_BUDGET: usize = 4_000_000;
+
+/// RT105: a user-agent value that is empty or not a product token.
+pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    for agent in robots.groups().flat_map(|g| g.agents()) {
+        let n = agent.line();
+        let token = agent.product_token();
+        if agent.value().is_empty() {
+            let span = ctx.key(n);
+            ctx.report_as(
+                Code::BadUserAgent,
+                Severity::Error,
+                n,
+                span,
+                || {
+                    (
+                        "empty user-agent: it names no crawler".into(),
+                        Some("write a crawler's name, or `*` for all".into()),
+                    )
+                },
+            );
+        } else if !agent.is_global() && token.is_empty() {
+            let span = ctx.value(n);
+            ctx.report(Code::BadUserAgent, n, span, || {
+                (
+                    format!(
+                        "`{}` is not `*` and names no crawler",
+                        show(agent.value())
+                    ),
+                    Some(
+                        "write `*` alone for every crawler, or a name made of \
+                         letters, `-` and `_`"
+                            .into(),
+                    ),
+                )
+            });
+        } else if !agent.is_global() && token.len() != agent.value().len() {
+            let span = ctx.value(n);
+            ctx.report(Code::BadUserAgent, n, span, || {
+                let token = show(token);
+                (
+                    format!(
+                        "`{}` is matched as `{token}`: only letters, `-` and \
+                         `_` count",
+                        show(agent.value())
+                    ),
+                    Some(format!("write `{token}`")),
+                )
+            });
+        }
+    }
+}
+
+/// RT202: a group with no rules.
+pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    for group in robots.groups() {
+        if group.rules().next().is_some() {
+            continue;
+        }
+        let n = group.line();
+        let whole = ctx.whole(n);
+        ctx.report(Code::EmptyGroup, n, whole, || {
+            let names: Vec<String> =
+                group.agents().map(|a| show(a.value())).collect();
+            (
+                format!(
+                    "the group for {} has no rules: it may fetch everything",
+                    list(&names, 10)
+                ),
+                Some(
+                    "add `Disallow:` to say so, or the rules it should \
+                     follow; the * rules do not apply to it"
+                        .into(),
+                ),
+            )
+        });
+    }
+}
+
+/// RT203: a crawler named in several groups.
+pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    let mut lines_of: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+    for agent in robots.groups().flat_map(|g| g.agents()) {
+        let token = agent.product_token();
+        if !agent.is_global() && !token.is_empty() {
+            lines_of
+                .entry(token.to_ascii_lowercase())
+                .or_default()
+                .push(agent.line());
+        }
+    }
+    let mut repeated: Vec<Vec<u32>> =
+        lines_of.into_values().filter(|l| l.len() > 1).collect();
+    repeated.sort_unstable();
+    for lines in repeated {
+        let first = lines[0];
+        let span = ctx.value(first);
+        let name = ctx.slice(first, span.clone());
+        if let Some(d) =
+            ctx.report(Code::AgentInSeveralGroups, first, span, || {
+                let rest: Vec<String> =
+                    lines[1..].iter().map(u32::to_string).collect();
+                (
+                    format!(
+                    "`{}` is named again on line {}: its groups are merged",
+                    show(name),
+                    list(&rest, 10)
+                ),
+                    Some(Code::AgentInSeveralGroups.help().into()),
+                )
+            })
+        {
+            d.related = lines[1..].to_vec();
+        }
+    }
+}
+
+/// A path a pattern matches (its `*` as nothing, the `$` dropped).
+pub(crate) fn witness(pattern: &str) -> [String; 2] {
+    let base: String = pattern.trim_end_matches('$').replace('*', "");
+    let more = format!("{base}x");
+    [base, more]
+}
+
+/// The verdict of `rules` (merged groups) for `path`, as the reference
+/// decides: the longest match, `allow` on a tie, an empty disallow
+/// allowing.
+fn allows(rules: &[Rule<'_>], path: &str) -> bool {
+    let (mut allow, mut disallow) = (-1i64, -1i64);
+    for r in rules {
+        if let Some(p) = r.match_priority(path) {
+            let best = match r.kind() {
+                RuleKind::Allow => &mut allow,
+                RuleKind::Disallow => &mut disallow,
+            };
+            *best = (*best).max(p as i64);
+        }
+    }
+    !(disallow > allow && disallow > 0)
+}
+
+/// RT204: a named group that does not repeat the `*` disallows, so that
+/// its crawler escapes them.
+///
+/// A `*` disallow is lost for a crawler if a path it blocks is allowed by
+/// the crawler's own (merged) groups. Each crawler name is compared once,
+/// with the `*` disallows in file order, within [`GLOBAL_RULES_BUDGET`]
+/// matches in all.
+pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    let global: Vec<(u32, [String; 2])> = robots
+        .groups()
+        .filter(|g| g.is_global())
+        .flat_map(|g| g.rules())
+        .filter(|r| {
+            r.kind() == RuleKind::Disallow
+                && (r.pattern().starts_with('/')
+                    || r.pattern().starts_with('*'))
+        })
+        .map(|r| (r.line(), witness(r.pattern())))
+        .collect();
+    if global.is_empty() {
+        return;
+    }
+    // The groups that name each token (a crawler obeys all of them,
+    // merged) and how many rules they hold.
+    let groups: Vec<Group<'_>> = robots.groups().collect();
+    let rule_counts: Vec<usize> =
+        groups.iter().map(|g| g.rules().count()).collect();
+    let mut groups_of: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+    let mut named = Vec::new();
+    for (i, group) in groups.iter().enumerate() {
+        let mut first = None;
+        for a in group.agents().filter(|a| !a.is_global()) {
+            let token = a.product_token().to_ascii_lowercase();
+            let list = groups_of.entry(token.clone()).or_default();
+            // A group that names a token twice counts once.
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+            first.get_or_insert(token);
+        }
+        if let (false, Some(token)) = (group.is_global(), first) {
+            named.push((*group, token));
+        }
+    }
+    let mut dropped_for: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+    let mut budget = GLOBAL_RULES_BUDGET;
+    for (group, token) in named {
+        let dropped = dropped_for.entry(token.clone()).or_insert_with(|| {
+            let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
+            let count: usize = of.iter().map(|&i| rule_counts[i]).sum();
+            // Gathering the rules costs their number; each `*` disallow
+            // then costs two matches per rule.
+            let cost = 2 * count.max(1);
+            let affordable =
+                (budget.saturating_sub(count) / cost).min(global.len());
+            if affordable == 0 {
+                return Vec::new();
+            }
+            budget -= count + affordable * cost;
+            let own: Vec<Rule<'_>> =
+                of.iter().flat_map(|&i| groups[i].rules()).collect();
+            global[..affordable]
+                .iter()
+                .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
+                .map(|(line, _)| *line)
+                .collect()
+        });
+        if dropped.is_empty() {
+            continue;
+        }
+        let n = group.line();
+        let whole = ctx.whole(n);
+        let dropped = dropped.clone();
+        if let Some(d) = ctx.report(Code::GlobalRulesDropped, n, whole, || {
+            let names: Vec<String> =
+                group.agents().map(|a| show(a.value())).collect();
+            let lines: Vec<String> =
+                dropped.iter().map(u32::to_string).collect();
+            let which = if lines.len() == 1 { "line" } else { "lines" };
+            (
+                format!(
+                    "the `*` rules do not apply to {}: the disallows on \
+                     {which} {} do not bind it",
+                    list(&names, 10),
+                    list(&lines, 10)
+                ),
+                Some(Code::GlobalRulesDropped.help().into()),
+            )
+        }) {
+            d.related = dropped;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::lints;
+
+    #[test]
+    fn rt105_bad_user_agent() {
+        lints!(b"User-agent: Googlebot/2.1\nDisallow: /x\n", "RT105" @ 1);
+        lints!(b"User-agent:\nDisallow: /x\n", "RT105" @ 1);
+        lints!(b"User-agent: /x\nDisallow: /x\n", "RT105" @ 1);
+        lints!(b"User-agent: Googlebot\nDisallow: /x\n", "RT105" @ none);
+    }
+
+    #[test]
+    fn rt202_empty_group() {
+        lints!(b"User-agent: *\nDisallow: /x\nUser-agent: a\n", "RT202" @ 3);
+        lints!(b"User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n", "RT202" @ none);
+    }
+
+    #[test]
+    fn rt203_agent_in_several_groups() {
+        lints!(b"User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n", "RT203" @ 1);
+        lints!(b"User-agent: a\nUser-agent: b\nDisallow: /x\n", "RT203" @ none);
+    }
+
+    #[test]
+    fn rt204_global_rules_dropped() {
+        lints!(b"User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\n", "RT204" @ 3);
+        lints!(b"User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\nDisallow: /private\n", "RT204" @ none);
+        // Merged groups: the second group for `a` repeats the rule, and
+        // a group that names `b` too counts for `b`.
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nDisallow: /\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nDisallow: /t\nUser-agent: a\nUser-agent: b\nDisallow: /p\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ 3);
+    }
+}

@@ -1,0 +1,395 @@
+//! Checks of the `allow` and `disallow` rules: RT106–RT109, RT205–RT208.
+
+use std::collections::HashMap;
+
+use robotrules::{Rule, RuleKind};
+
+use super::super::Ctx;
+use crate::lint::Code;
+use crate::text::show;
+
+/// How many pairs of rules RT206 compares in all. It is a hint, and
+/// comparing costs a few matches per pair: the budget bounds its work on
+/// huge files.
+pub(crate) const EQUAL_PRIORITY_BUDGET: usize = 200_000;
+
+/// The same set of paths, written without redundant trailing `*`.
+fn normal_form(pattern: &str) -> &str {
+    if pattern.ends_with('$') {
+        pattern
+    } else {
+        pattern.trim_end_matches('*')
+    }
+}
+
+/// Folders that hold a site's CSS and scripts.
+const ASSET_FOLDERS: &[&str] =
+    &["/wp-includes/", "/assets/", "/static/", "/js/", "/css/"];
+
+/// Returns true if the pattern (lowercase) names CSS or JavaScript files:
+/// `.css`, `.js` or `.mjs` at its end or before `$`, `?` or `*`; or is
+/// one of the usual asset folders.
+pub(crate) fn is_asset(lower: &str) -> bool {
+    if ASSET_FOLDERS.contains(&lower) {
+        return true;
+    }
+    let bytes = lower.as_bytes();
+    [".css", ".js", ".mjs"].iter().any(|ext| {
+        lower.match_indices(ext).any(|(at, _)| {
+            matches!(
+                bytes.get(at + ext.len()),
+                None | Some(b'$' | b'?' | b'*')
+            )
+        })
+    })
+}
+
+/// RT106 (a URL), RT107 (a bad start), RT108 (`$` inside), RT109 (a
+/// redundant `*`), RT207 (`Disallow: /` for `*`) and RT208 (CSS or
+/// JavaScript blocked), rule by rule.
+pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    for group in robots.groups() {
+        let global = group.is_global();
+        for r in group.rules() {
+            url_or_bad_start(ctx, &r);
+            dollar_in_middle(ctx, &r);
+            redundant_wildcard(ctx, &r);
+            if r.kind() == RuleKind::Disallow {
+                if global {
+                    disallow_all(ctx, &r);
+                }
+                assets_blocked(ctx, &r);
+            }
+        }
+    }
+}
+
+/// RT106 and RT107: a rule that never matches.
+fn url_or_bad_start(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let n = r.line();
+    let written = r.as_written();
+    let pattern = r.pattern();
+    let span = ctx.value(n);
+    let lower = written.to_ascii_lowercase();
+    if lower.starts_with(b"http://") || lower.starts_with(b"https://") {
+        ctx.report(Code::UrlAsPath, n, span, || {
+            (
+                "a rule is a path, not a URL: this one never matches".into(),
+                Some(Code::UrlAsPath.help().into()),
+            )
+        });
+    } else if !pattern.is_empty()
+        && !pattern.starts_with('/')
+        && !pattern.starts_with('*')
+    {
+        ctx.report(Code::BadPathStart, n, span, || {
+            let written = show(written);
+            (
+                format!(
+                    "`{written}` starts with neither `/` nor `*`: it never \
+                     matches"
+                ),
+                Some(format!("write `/{written}`")),
+            )
+        });
+    }
+}
+
+/// RT108: a `$` that is not the last character.
+fn dollar_in_middle(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let pattern = r.pattern();
+    if pattern.len() > 1 && pattern[..pattern.len() - 1].contains('$') {
+        let n = r.line();
+        let span = ctx.value(n);
+        ctx.report(Code::DollarInMiddle, n, span, || {
+            (
+                "`$` ends a path only as the last character; here it is a \
+                 literal `$`"
+                    .into(),
+                Some(Code::DollarInMiddle.help().into()),
+            )
+        });
+    }
+}
+
+/// RT109: `**`, or a `*` at the end.
+fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let pattern = r.pattern();
+    if pattern.contains("**") || (pattern.len() > 1 && pattern.ends_with('*'))
+    {
+        let n = r.line();
+        let span = ctx.value(n);
+        ctx.report(Code::RedundantWildcard, n, span, || {
+            (
+                format!(
+                    "`{}` has a redundant `*`: rules match prefixes already",
+                    show(r.as_written())
+                ),
+                Some(format!(
+                    "write `{}`",
+                    normal_form(pattern).replace("**", "*")
+                )),
+            )
+        });
+    }
+}
+
+/// RT207: `Disallow: /` (or `/*`) in a `*` group.
+fn disallow_all(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    if normal_form(r.pattern()) == "/" {
+        let n = r.line();
+        let span = ctx.value(n);
+        ctx.report(Code::DisallowAll, n, span, || {
+            (
+                "every crawler without a group of its own is blocked from \
+                 the whole site"
+                    .into(),
+                Some(Code::DisallowAll.help().into()),
+            )
+        });
+    }
+}
+
+/// RT208: a disallow that blocks CSS or JavaScript.
+fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let lower = String::from_utf8_lossy(r.as_written()).to_ascii_lowercase();
+    if is_asset(&lower) {
+        let n = r.line();
+        let span = ctx.value(n);
+        ctx.report(Code::AssetsBlocked, n, span, || {
+            (
+                "this blocks CSS or JavaScript that pages need".into(),
+                Some(Code::AssetsBlocked.help().into()),
+            )
+        });
+    }
+}
+
+/// The order in which rules of the same form beat each other: longer
+/// first, then `allow`, then the earlier line.
+fn rank(
+    r: &Rule<'_>,
+    index: usize,
+) -> (std::cmp::Reverse<usize>, bool, usize) {
+    (
+        std::cmp::Reverse(r.pattern().len()),
+        r.kind() == RuleKind::Disallow,
+        index,
+    )
+}
+
+/// RT205 (a rule another rule of its group always beats) and RT206 (a
+/// disallow and an allow of equal priority that both match a path).
+///
+/// Rules are compared only with rules of the same form (the same set of
+/// paths) through a prefix minimum, so RT205 costs n log n; RT206 is
+/// bounded by [`EQUAL_PRIORITY_BUDGET`].
+pub(crate) fn shadowed_and_equal_priority(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    let mut budget = EQUAL_PRIORITY_BUDGET;
+    for group in robots.groups() {
+        let rules: Vec<Rule<'_>> = group.rules().collect();
+        let mut by_form: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut allows_by_len: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, r) in rules.iter().enumerate() {
+            by_form.entry(normal_form(r.pattern())).or_default().push(i);
+            if r.kind() == RuleKind::Allow {
+                allows_by_len.entry(r.pattern().len()).or_default().push(i);
+            }
+        }
+        // For each form, the best rank among its first k rules: the first
+        // rule that beats a rule is where this drops below its rank.
+        let best_so_far: HashMap<&str, Vec<_>> = by_form
+            .iter()
+            .map(|(form, ids)| {
+                let mut best = Vec::with_capacity(ids.len());
+                for &j in ids {
+                    let k = rank(&rules[j], j);
+                    let b = best.last().map_or(k, |&p| std::cmp::min(p, k));
+                    best.push(b);
+                }
+                (*form, best)
+            })
+            .collect();
+        for (i, r) in rules.iter().enumerate() {
+            let form = normal_form(r.pattern());
+            let ids = &by_form[form];
+            let best = &best_so_far[form];
+            let mine = rank(r, i);
+            let first = best.partition_point(|&b| b >= mine);
+            if let Some(&j) = ids.get(first) {
+                shadowed(ctx, r, &rules[j]);
+            } else if r.kind() == RuleKind::Disallow {
+                let same_len = allows_by_len
+                    .get(&r.pattern().len())
+                    .map_or(&[][..], Vec::as_slice);
+                let candidates = same_len.len().min(64).min(budget);
+                budget -= candidates;
+                let tie = same_len[..candidates]
+                    .iter()
+                    .map(|&j| &rules[j])
+                    .find(|q| ties(q, r));
+                if let Some(q) = tie {
+                    equal_priority(ctx, r, q);
+                }
+            }
+        }
+    }
+}
+
+/// Reports RT205: `r` never decides because of `q`.
+fn shadowed(ctx: &mut Ctx<'_>, r: &Rule<'_>, q: &Rule<'_>) {
+    let n = r.line();
+    let span = ctx.value(n);
+    let duplicate = q.kind() == r.kind() && q.pattern() == r.pattern();
+    if let Some(d) = ctx.report(Code::ShadowedRule, n, span, || {
+        let what =
+            if duplicate { "duplicates" } else { "is always beaten by" };
+        (
+            format!("this rule never decides: it {what} line {}", q.line()),
+            Some(Code::ShadowedRule.help().into()),
+        )
+    }) {
+        d.related = vec![q.line()];
+    }
+}
+
+/// Reports RT206: the disallow `r` ties with the allow `q`.
+fn equal_priority(ctx: &mut Ctx<'_>, r: &Rule<'_>, q: &Rule<'_>) {
+    let n = r.line();
+    let span = ctx.value(n);
+    if let Some(d) = ctx.report(Code::EqualPriority, n, span, || {
+        (
+            format!(
+                "this rule and the allow on line {} have equal priority: \
+                 where both match, the allow wins",
+                q.line()
+            ),
+            Some(Code::EqualPriority.help().into()),
+        )
+    }) {
+        d.related = vec![q.line()];
+    }
+}
+
+/// Returns true if the allow `q` and the disallow `r`, of equal length,
+/// both match some path with their full priority.
+fn ties(q: &Rule<'_>, r: &Rule<'_>) -> bool {
+    let (a, b) = (q.pattern(), r.pattern());
+    a != b
+        && both(a, b).iter().any(|w| {
+            r.match_priority(w) == Some(b.len())
+                && q.match_priority(w) == Some(b.len())
+        })
+}
+
+/// Paths that two patterns may both match: each one's witnesses, and each
+/// witness followed by the other pattern's part after its last `*`.
+fn both(a: &str, b: &str) -> Vec<String> {
+    let tail = |p: &str| {
+        p.rsplit('*').next().unwrap_or("").trim_end_matches('$').to_string()
+    };
+    let (wa, wb) = (super::groups::witness(a), super::groups::witness(b));
+    let mut out: Vec<String> = wa.iter().chain(&wb).cloned().collect();
+    out.extend(wa.iter().map(|w| format!("{w}{}", tail(b))));
+    out.extend(wb.iter().map(|w| format!("{w}{}", tail(a))));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_asset;
+    use crate::lint::lints;
+
+    macro_rules! asset {
+        ($pattern:expr, $want:expr) => {
+            assert_eq!(is_asset($pattern), $want, "{}", $pattern)
+        };
+    }
+
+    #[test]
+    fn rt106_url_as_path() {
+        lints!(b"User-agent: *\nDisallow: https://example.com/x\n", "RT106" @ 2);
+        lints!(b"User-agent: *\nDisallow: /x\n", "RT106" @ none);
+    }
+
+    #[test]
+    fn rt107_bad_path_start() {
+        lints!(b"User-agent: *\nDisallow: private/\n", "RT107" @ 2);
+        lints!(b"User-agent: *\nDisallow: /private/\n", "RT107" @ none);
+    }
+
+    #[test]
+    fn rt108_dollar_in_middle() {
+        lints!(b"User-agent: *\nDisallow: /a$b\n", "RT108" @ 2);
+        lints!(b"User-agent: *\nDisallow: /ab$\n", "RT108" @ none);
+    }
+
+    #[test]
+    fn rt109_redundant_wildcard() {
+        lints!(b"User-agent: *\nDisallow: /tmp*\n", "RT109" @ 2);
+        lints!(b"User-agent: *\nDisallow: /a**b\n", "RT109" @ 2);
+        lints!(b"User-agent: *\nDisallow: /tmp\n", "RT109" @ none);
+    }
+
+    #[test]
+    fn rt205_shadowed_rule() {
+        lints!(b"User-agent: *\nAllow: /x\nDisallow: /x\n", "RT205" @ 3);
+        lints!(b"User-agent: *\nDisallow: /x\nDisallow: /x\n", "RT205" @ 3);
+        lints!(b"User-agent: *\nDisallow: /x\nDisallow: /x*\n", "RT205" @ 2);
+        lints!(b"User-agent: *\nAllow: /x/\nDisallow: /x\n", "RT205" @ none);
+        lints!(b"User-agent: *\nDisallow: /x\nAllow: /x\n", "RT205" @ 2);
+    }
+
+    #[test]
+    fn rt205_names_the_first_rule_that_beats() {
+        let found = crate::lint(b"User-agent: *\nDisallow: /x\nDisallow: /x*\nDisallow: /x**\nAllow: /x\n");
+        let lines: Vec<_> = found
+            .iter()
+            .filter(|d| d.code == crate::Code::ShadowedRule)
+            .map(|d| (d.line, d.related[0]))
+            .collect();
+        assert_eq!(lines, [(2, 3), (3, 4), (5, 3)]);
+    }
+
+    #[test]
+    fn rt206_equal_priority() {
+        lints!(b"User-agent: *\nAllow: /page\nDisallow: /*.ph\n", "RT206" @ 3);
+        lints!(b"User-agent: *\nAllow: /page\nDisallow: /*.php\n", "RT206" @ none);
+    }
+
+    #[test]
+    fn rt207_disallow_all() {
+        lints!(b"User-agent: *\nDisallow: /\n", "RT207" @ 2);
+        lints!(b"User-agent: *\nDisallow: /*\n", "RT207" @ 2);
+        lints!(b"User-agent: a\nDisallow: /\n", "RT207" @ none);
+        lints!(b"User-agent: *\nDisallow: /admin/\n", "RT207" @ none);
+    }
+
+    #[test]
+    fn rt208_assets_blocked() {
+        lints!(b"User-agent: *\nDisallow: /*.js$\n", "RT208" @ 2);
+        lints!(b"User-agent: *\nDisallow: /*.pdf$\n", "RT208" @ none);
+        lints!(b"User-agent: *\nAllow: /*.css\n", "RT208" @ none);
+    }
+
+    #[test]
+    fn rt208_real_extensions_only() {
+        asset!("/*.js", true);
+        asset!("/*.js$", true);
+        asset!("/*.js?ver=", true);
+        asset!("/*.js*", true);
+        asset!("/app.mjs", true);
+        asset!("/*.css$", true);
+        asset!("/*.css?*", true);
+        asset!("/wp-includes/", true);
+        asset!("/*.json", false);
+        asset!("/*.jsp", false);
+        asset!("/*.jsonp", false);
+        asset!("/*.jsx", false);
+        asset!("/*.cssx", false);
+        asset!("/api/x.json$", false);
+        asset!("/a.json/b.js", true);
+    }
+}

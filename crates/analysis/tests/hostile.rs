@@ -1,0 +1,165 @@
+//! Generated hostile files: the output is right and bounded. (Time is not
+//! asserted; every check is linear or n log n, see the crate docs.)
+
+use robotrules::Robots;
+use robotrules_analysis::{audit, explain, lint, Catalogue, Code};
+
+use crate::util::letters;
+
+/// 10,000 named groups with two wildcard rules each (20,000 in all),
+/// 10,000 sitemaps, and a `*` group that all of them escape.
+fn hostile() -> Vec<u8> {
+    let mut body = b"User-agent: *\nDisallow: /*p\n".to_vec();
+    for i in 0..10_000 {
+        let name = letters(i);
+        body.extend_from_slice(
+            format!("User-agent: t{name}\nDisallow: /*{name}*q\nAllow: /*{name}$\n")
+                .as_bytes(),
+        );
+    }
+    for i in 0..10_000 {
+        body.extend_from_slice(format!("Sitemap: http://e/p{i}\n").as_bytes());
+    }
+    body
+}
+
+fn count(found: &[robotrules_analysis::Diagnostic], code: Code) -> usize {
+    found.iter().filter(|d| d.code == code).count()
+}
+
+#[test]
+fn ten_thousand_groups_sitemaps_and_wildcards() {
+    let body = hostile();
+    assert!(body.len() > robotrules::FETCH_LIMIT, "{}", body.len());
+    let start = std::time::Instant::now();
+    let found = lint(&body);
+    eprintln!("hostile: {} bytes linted in {:?}", body.len(), start.elapsed());
+    // Every named group escapes `Disallow: /*p`, and every sitemap is
+    // disallowed by it: 100 of each are kept, the rest counted.
+    assert_eq!(count(&found, Code::GlobalRulesDropped), 100);
+    assert_eq!(count(&found, Code::SitemapDisallowed), 100);
+    let first =
+        found.iter().find(|d| d.code == Code::GlobalRulesDropped).unwrap();
+    assert_eq!((first.line, &first.related[..]), (3, &[2][..]));
+    assert!(first.message.contains(" to ta: "), "{}", first.message);
+    let sitemap =
+        found.iter().find(|d| d.code == Code::SitemapDisallowed).unwrap();
+    assert_eq!(sitemap.line, 2 + 30_000 + 1);
+    assert_eq!(count(&found, Code::TooLarge), 1);
+    assert_eq!(count(&found, Code::ShadowedRule), 0);
+    let last = found.last().unwrap();
+    assert_eq!(last.code, Code::TooManyDiagnostics);
+    assert!(
+        last.message.starts_with("19800 more diagnostics were left out"),
+        "{}",
+        last.message
+    );
+    assert!(last.message.contains("RT204 9900"), "{}", last.message);
+    assert!(last.message.contains("RT209 9900"), "{}", last.message);
+    assert!(found.len() <= 1001);
+}
+
+#[test]
+fn one_crawler_in_ten_thousand_groups() {
+    let mut body = b"User-agent: *\nDisallow: /0\n".to_vec();
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("User-agent: same\nDisallow: /{}\n", letters(i))
+                .as_bytes(),
+        );
+    }
+    let found = lint(&body);
+    let merged: Vec<_> = found
+        .iter()
+        .filter(|d| d.code == Code::AgentInSeveralGroups)
+        .collect();
+    assert_eq!(merged.len(), 1);
+    assert_eq!(merged[0].line, 3);
+    assert_eq!(merged[0].related.len(), 9_999);
+    assert!(merged[0]
+        .message
+        .ends_with("and 9989 more: its groups are merged"));
+    // Every group is `same`'s, merged: each escapes the `*` disallow.
+    assert_eq!(count(&found, Code::GlobalRulesDropped), 100);
+}
+
+#[test]
+fn many_rules_of_one_form_and_one_priority() {
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..20_000 {
+        let (kind, star) =
+            if i % 2 == 0 { ("Allow", "") } else { ("Disallow", "*") };
+        body.extend_from_slice(format!("{kind}: /x{star}\n").as_bytes());
+    }
+    for i in 0..20_000 {
+        body.extend_from_slice(
+            format!(
+                "Allow: /*{}\nDisallow: /{}*\n",
+                letters(i + 500),
+                letters(i + 500)
+            )
+            .as_bytes(),
+        );
+    }
+    let found = lint(&body);
+    // Every `/x` rule but the best (the first `Disallow: /x*`) never
+    // decides.
+    let shadowed = found.iter().filter(|d| d.code == Code::ShadowedRule);
+    assert_eq!(shadowed.clone().count(), 100);
+    assert!(found.len() <= 1001);
+}
+
+#[test]
+fn random_bytes_are_bounded() {
+    // A simple generator: the same bytes on every run.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let body: Vec<u8> = (0..1 << 20)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    let found = lint(&body);
+    assert!(found.iter().any(|d| d.code == Code::Binary));
+    assert!(found.len() <= 1001, "{}", found.len());
+    for code in Code::ALL {
+        assert!(found.iter().filter(|d| d.code == *code).count() <= 100);
+    }
+    for d in &found {
+        assert!(!d.message.chars().any(char::is_control), "{:?}", d.message);
+    }
+    let robots = Robots::parse(&body);
+    let _ = audit(&robots, &Catalogue::builtin());
+    let _ = explain(&robots, &body, &["a"], "/x");
+}
+
+#[test]
+fn one_group_names_ten_thousand_crawlers() {
+    let mut body = b"User-agent: *\nDisallow: /0\n".to_vec();
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("User-agent: t{}\n", letters(i)).as_bytes(),
+        );
+    }
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("Disallow: /x{}\n", letters(i)).as_bytes(),
+        );
+    }
+    for i in 0..10_000 {
+        body.extend_from_slice(
+            format!("User-agent: t{}\nDisallow: /y\n", letters(i)).as_bytes(),
+        );
+    }
+    let found = lint(&body);
+    // Every crawler escapes `Disallow: /0`; the first group is reported
+    // with every agent it names cut to ten.
+    assert_eq!(count(&found, Code::GlobalRulesDropped), 100);
+    let first =
+        found.iter().find(|d| d.code == Code::GlobalRulesDropped).unwrap();
+    assert_eq!(first.line, 3);
+    assert!(first.message.contains("and 9990 more"), "{}", first.message);
+    assert_eq!(count(&found, Code::AgentInSeveralGroups), 100);
+}

@@ -1,0 +1,67 @@
+//! The serde data model: the JSON shapes of every result.
+
+use robotrules::Robots;
+use robotrules_analysis::{audit, explain, lint, Catalogue, RuleRef};
+use serde_json::{json, Value};
+
+#[test]
+fn diagnostic_shape() {
+    let found = lint(b"User-agent: *\r\nAllow: /x\r\nDisallow: /x\r\n");
+    let v = serde_json::to_value(&found[0]).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "code": "RT205", "name": "shadowed-rule", "severity": "warning",
+            "line": 3, "column": 11, "span": {"start": 36, "end": 38},
+            "message": "this rule never decides: it is always beaten by line 2",
+            "help": "remove it, or change one of the two", "related": [2],
+        })
+    );
+}
+
+#[test]
+fn deciding_rule_shape_is_one() {
+    let body = "user-agent: *\ndisallow: /\nallow: /ü\n".as_bytes();
+    let robots = Robots::parse(body);
+    let decision = robots.decide(&["FooBot"], "/%C3%BC/x");
+    let rule =
+        serde_json::to_value(RuleRef::from(decision.rule().unwrap())).unwrap();
+    assert_eq!(
+        rule,
+        json!({"line": 3, "kind": "allow", "pattern": "/ü", "normalized": "/%C3%BC",
+               "priority": 7, "index_retry": false})
+    );
+    let e =
+        serde_json::to_value(explain(&robots, body, &["FooBot"], "/%C3%BC/x"))
+            .unwrap();
+    assert_eq!(e["rule"], rule);
+    let m = &e["matches"][1];
+    let keys = |v: &Value| {
+        let mut k: Vec<String> =
+            v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let mut with_decides = keys(&rule);
+    with_decides.push("decides".into());
+    with_decides.push("text".into());
+    with_decides.sort();
+    assert_eq!(keys(m), with_decides);
+    assert_eq!(m["decides"], true);
+    assert_eq!(e["beyond_fetch_limit"], false);
+}
+
+#[test]
+fn standing_shape() {
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /private\n");
+    let s = audit(&robots, &Catalogue::builtin());
+    let gpt = s.iter().find(|s| s.crawler.token == "GPTBot").unwrap();
+    let v = serde_json::to_value(gpt).unwrap();
+    assert_eq!(v["purpose"], "ai-training");
+    assert_eq!(v["via"], "global");
+    assert_eq!(v["named"], false);
+    assert_eq!(v["lines"], json!([1]));
+    assert_eq!(v["access"], "partial");
+    assert_eq!(v["allowed_path"], "/");
+    assert_eq!(v["disallowed_path"], "/private");
+}

@@ -1,0 +1,209 @@
+//! Every check has a file that triggers it at a known line and a file
+//! that must not trigger it; line numbers hold on every kind of line end.
+
+use robotrules_analysis::{lint, Code, Severity};
+
+/// (code, a file with the problem, the line it is on, a file without it).
+fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
+    let big_line = {
+        // RT001: find the line that crosses 500 KiB.
+        let mut body = b"User-agent: *\n".to_vec();
+        let mut line = 1;
+        let mut crossing = 0;
+        while body.len() <= 520_000 {
+            line += 1;
+            body.extend_from_slice(
+                format!("Disallow: /page-{line}\n").as_bytes(),
+            );
+            if crossing == 0 && body.len() > robotrules::FETCH_LIMIT {
+                crossing = line;
+            }
+        }
+        (body, crossing)
+    };
+    let b = |s: &str| s.as_bytes().to_vec();
+    vec![
+        ("RT001", big_line.0, big_line.1, b("User-agent: *\nDisallow: /x\n")),
+        ("RT002", b("\u{feff}User-agent: *\nDisallow: /x\n"), 1, b("User-agent: *\nDisallow: /x\n")),
+        ("RT003", b"User-agent: *\nDisallow: /caf\xe9\n".to_vec(), 2, b("User-agent: *\nDisallow: /café\n")),
+        ("RT004", b("User-agent: *\rDisallow: /x\r"), 1, b("User-agent: *\r\nDisallow: /x\r\n")),
+        ("RT005", b("<!DOCTYPE html>\n<html><body>Not found</body></html>\n"), 1, b("User-agent: *\nDisallow: /html/\n")),
+        ("RT006", b"\xFF\xFEU\0s\0e\0r\0-\0a\0g\0e\0n\0t\0:\0 \0*\0".to_vec(), 1, b("User-agent: *\n")),
+        ("RT007", format!("User-agent: *\nDisallow: /{}$\n", "a".repeat(17_000)).into_bytes(), 2, b("User-agent: *\nDisallow: /aaaa$\n")),
+        ("RT101", b("User-agent: *\nAlow: /x\n"), 2, b("User-agent: *\nAllow: /x\n")),
+        ("RT102", b("User-agent: *\nDissalow: /x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
+        ("RT103", b("User-agent: *\nDisallow /x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
+        ("RT104", b("Disallow: /x\nUser-agent: *\nDisallow: /y\n"), 1, b("User-agent: *\nDisallow: /x\n")),
+        ("RT105", b("User-agent: Googlebot/2.1\nDisallow: /x\n"), 1, b("User-agent: Googlebot\nDisallow: /x\n")),
+        ("RT106", b("User-agent: *\nDisallow: https://example.com/x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
+        ("RT107", b("User-agent: *\nDisallow: private/\n"), 2, b("User-agent: *\nDisallow: /private/\n")),
+        ("RT108", b("User-agent: *\nDisallow: /a$b\n"), 2, b("User-agent: *\nDisallow: /ab$\n")),
+        ("RT109", b("User-agent: *\nDisallow: /tmp*\n"), 2, b("User-agent: *\nDisallow: /tmp\n")),
+        ("RT110", b("User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n"), 3, b("Sitemap: https://example.com/sitemap.xml\n")),
+        ("RT111", b("User-agent: *\nCrawl-delay: soon\n"), 2, b("User-agent: *\nCrawl-delay: 5\n")),
+        ("RT112", b("User-agent: *\nDisallow / x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
+        ("RT201", b("User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"), 3, b("User-agent: *\nDisallow: /x\n")),
+        ("RT202", b("User-agent: *\nDisallow: /x\nUser-agent: a\n"), 3, b("User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n")),
+        ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 1, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
+        ("RT204", b("User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\n"), 3, b("User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\nDisallow: /private\n")),
+        ("RT205", b("User-agent: *\nAllow: /x\nDisallow: /x\n"), 3, b("User-agent: *\nAllow: /x/\nDisallow: /x\n")),
+        ("RT206", b("User-agent: *\nAllow: /page\nDisallow: /*.ph\n"), 3, b("User-agent: *\nAllow: /page\nDisallow: /*.php\n")),
+        ("RT207", b("User-agent: *\nDisallow: /\n"), 2, b("User-agent: *\nDisallow: /admin/\n")),
+        ("RT208", b("User-agent: *\nDisallow: /*.js$\n"), 2, b("User-agent: *\nDisallow: /*.pdf$\n")),
+        ("RT209", b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/private/sitemap.xml\n"), 3, b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n")),
+    ]
+}
+
+/// The same file with CR LF, or CR alone, for every LF.
+fn with_line_ends(body: &[u8], end: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() * 2);
+    for &b in body {
+        if b == b'\n' {
+            out.extend_from_slice(end);
+        } else {
+            out.push(b);
+        }
+    }
+    out
+}
+
+fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
+    lint(body).iter().map(|d| (d.code.id(), d.line)).collect()
+}
+
+#[test]
+fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
+    let cases = cases();
+    assert_eq!(cases.len(), 28);
+    for (code, bad, line, good) in cases {
+        let found = codes(&bad);
+        assert!(
+            found.contains(&(code, line)),
+            "{code}: expected at line {line}, got {found:?}"
+        );
+        let clean = codes(&good);
+        assert!(
+            !clean.iter().any(|(c, _)| *c == code),
+            "{code}: unexpected on the clean file: {clean:?}"
+        );
+    }
+}
+
+#[test]
+fn line_numbers_hold_with_crlf_and_lone_cr() {
+    for (code, bad, line, _) in cases() {
+        // RT004 is about the line ends themselves.
+        if code == "RT004" {
+            continue;
+        }
+        for end in [&b"\r\n"[..], b"\r"] {
+            let body = with_line_ends(&bad, end);
+            // The crossing line of RT001 moves with the longer line ends.
+            let line = if code == "RT001" {
+                let mut offset = 0;
+                robotrules::raw_lines(&body)
+                    .position(|l| {
+                        offset += l.len() + end.len();
+                        offset > robotrules::FETCH_LIMIT
+                    })
+                    .map_or(0, |i| i as u32 + 1)
+            } else {
+                line
+            };
+            let found = codes(&body);
+            assert!(
+                found.contains(&(code, line)),
+                "{code} with {end:?}: expected at line {line}, got {found:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn crlf_regressions() {
+    // RT003 was reported on line 4, and RT004 drifted, with CR LF.
+    let found = codes(b"User-agent: *\r\nAllow: /\r\nDisallow: /caf\xe9\r\n");
+    assert!(found.contains(&("RT003", 3)), "{found:?}");
+    let found =
+        codes(b"User-agent: *\r\nAllow: /\r\nDisallow: /x\rAllow: /\xff\n");
+    assert!(found.contains(&("RT004", 3)), "{found:?}");
+    assert!(found.contains(&("RT003", 4)), "{found:?}");
+    let found = codes(b"User-agent: *\rAllow: /\rDisallow: /caf\xe9\r");
+    assert!(found.contains(&("RT003", 3)), "{found:?}");
+    // Spans are offsets in the original file.
+    let body = b"User-agent: *\r\nDisallow: https://e.com/x\r\n";
+    let d = lint(body);
+    let url = d.iter().find(|d| d.code == Code::UrlAsPath).unwrap();
+    assert_eq!(&body[url.span.clone()], b"https://e.com/x");
+    assert_eq!(url.column, 11);
+}
+
+#[test]
+fn typo_suggestions() {
+    let found = lint(b"User-agent: *\nAlow: /x\nSitemapp https://e.com/s.xml\nDisalow: /y\nfoo: bar\n");
+    let help = |line| {
+        found
+            .iter()
+            .find(|d| d.code == Code::UnknownDirective && d.line == line)
+            .and_then(|d| d.help.clone())
+    };
+    assert_eq!(help(2).as_deref(), Some("did you mean `allow`?"));
+    assert_eq!(help(5).as_deref(), Some("no crawler is known to read it"));
+    assert!(found
+        .iter()
+        .any(|d| d.code == Code::AcceptedVariant && d.line == 3));
+    assert!(found
+        .iter()
+        .any(|d| d.code == Code::AcceptedVariant && d.line == 4));
+}
+
+#[test]
+fn clean_files_have_no_errors_or_warnings() {
+    let clean = b"# A careful robots.txt\nUser-agent: *\nDisallow: /admin/\nAllow: /admin/help\nDisallow: /*?session=\n\n\
+                  User-agent: Googlebot\nDisallow: /admin/\nAllow: /admin/help\nDisallow: /*?session=\nDisallow: /drafts/\n\n\
+                  Sitemap: https://example.com/sitemap.xml\n";
+    let found = lint(clean);
+    assert!(found.iter().all(|d| d.severity == Severity::Info), "{found:?}");
+    let example = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/robots.txt"
+    ))
+    .unwrap();
+    assert!(lint(&example).iter().all(|d| d.severity != Severity::Error));
+}
+
+#[test]
+fn terminal_escapes_are_text_and_are_escaped() {
+    let body = b"User-agent: *\nDisalow: /x\x1b[31mRED\x1b]0;t\x07\nUser-agent: a\x1b[2J\n";
+    let found = lint(body);
+    assert!(!found.iter().any(|d| d.code == Code::Binary), "{found:?}");
+    assert!(found.iter().any(|d| d.code == Code::AcceptedVariant));
+    let rt105 = found.iter().find(|d| d.code == Code::BadUserAgent).unwrap();
+    assert!(rt105.message.contains("a\\x1b[2J"), "{}", rt105.message);
+    for d in &found {
+        let text = format!("{}{}", d.message, d.help.as_deref().unwrap_or(""));
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+    }
+}
+
+#[test]
+fn rt208_only_real_extensions() {
+    for (pattern, flagged) in [
+        ("/*.js", true),
+        ("/*.js$", true),
+        ("/*.mjs", true),
+        ("/*.css?v=", true),
+        ("/*.json", false),
+        ("/*.jsp", false),
+        ("/*.jsonp", false),
+        ("/*.jsx", false),
+    ] {
+        let body = format!("User-agent: *\nDisallow: {pattern}\n");
+        let found = lint(body.as_bytes());
+        assert_eq!(
+            found.iter().any(|d| d.code == Code::AssetsBlocked),
+            flagged,
+            "{pattern}"
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! Any bytes are linted, explained and audited without a panic, with
+//! bounded output that is safe to print.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use robotrules::Robots;
+use robotrules_analysis::{audit, explain, lint_robots, Catalogue};
+
+fuzz_target!(|data: &[u8]| {
+    let robots = Robots::parse(data);
+    let found = lint_robots(&robots, data);
+    assert!(found.len() <= 1001);
+    for d in &found {
+        assert!(d.span.start <= d.span.end && d.span.end <= data.len());
+        assert!(d.line >= 1 && d.line as usize <= robots.line_count());
+        assert!(!d.message.chars().any(char::is_control), "{d:?}");
+    }
+    let url = String::from_utf8_lossy(&data[..data.len().min(64)]);
+    let e = explain(&robots, data, &["FooBot"], &url);
+    assert_eq!(e.allowed, robots.decide(&["FooBot"], &url).is_allowed());
+    for q in e.quotes() {
+        assert!(!q.text.chars().any(char::is_control));
+    }
+    let _ = audit(&robots, &Catalogue::builtin());
+});
