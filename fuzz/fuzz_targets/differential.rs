@@ -43,7 +43,8 @@ fuzz_target!(|data: &[u8]| {
         MatchOptions::new().semantics(Semantics::FirstMatch1996),
     ] {
         let one = robots.decide_with(&[&agent], &url, options);
-        let many = robots.matcher_with(&[&agent], options).decide(&url);
+        let m = robots.matcher_with(&[&agent], options);
+        let many = m.decide(&url);
         let key = |d: robotrules::Decision<'_>| {
             (d.is_allowed(), d.rule().map(|r| (r.line(), r.kind())))
         };

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::{robots_file, run, shared, stdout, testdata};
+use crate::util::{robots_file, run, shared, stdout};
 
 #[test]
 fn conformance_cases_through_the_binary() {
@@ -39,41 +39,32 @@ fn conformance_cases_through_the_binary() {
 
 #[test]
 fn testdata_cases_with_json() {
-    let text = std::fs::read_to_string(testdata("rules.toml"))
-        .expect("testdata/rules.toml");
-    let doc: toml::Value = toml::from_str(&text).expect("toml");
-    for case in doc["case"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
-        let (_dir, file) =
-            robots_file(case["robots"].as_str().unwrap().as_bytes());
-        let url = case["url"].as_str().unwrap();
-        let agents: Vec<&str> = case["agents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .collect();
-        if agents.is_empty() {
-            continue;
-        }
+    let cases = robotrules_testdata::rules();
+    assert!(cases.len() >= 50);
+    for case in &cases {
+        let name = &case.name;
+        let (_dir, file) = robots_file(case.robots.as_bytes());
+        // No names: only the `*` groups apply, which is what `*` means on
+        // the command line (no group can name it).
+        let agents =
+            if case.agents.is_empty() { vec!["*"] } else { case.agents() };
         let mut args = vec!["check", "--json"];
         for a in &agents {
             args.push("--agent");
             args.push(a);
         }
         args.push(&file);
-        args.push(url);
+        args.push(&case.url);
         let out = run(&args, b"");
         let v: Value = serde_json::from_str(stdout(&out).trim())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(v["url"], url, "{name}");
+        assert_eq!(v["url"], case.url, "{name}");
         assert_eq!(v["agents"], serde_json::json!(agents), "{name}");
-        assert_eq!(v["allowed"], case["allowed"].as_bool().unwrap(), "{name}");
-        let line = case["line"].as_integer().unwrap();
-        if line == 0 {
+        assert_eq!(v["allowed"], case.allowed, "{name}");
+        if case.line == 0 {
             assert!(v["rule"].is_null(), "{name}: {v}");
         } else {
-            assert_eq!(v["rule"]["line"], line, "{name}: {v}");
+            assert_eq!(v["rule"]["line"], case.line, "{name}: {v}");
         }
     }
 }

@@ -32,14 +32,7 @@ pub fn stdout(out: &Output) -> String {
 }
 
 pub fn shared() -> PathBuf {
-    if let Some(dir) = std::env::var_os("ROBOTRULES_SHARED") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
-
-pub fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
+    robotrules_testdata::shared_dir()
 }
 
 /// Writes `body` to a fresh file and returns the directory and the path.

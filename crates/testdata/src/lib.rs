@@ -132,8 +132,20 @@ pub fn bytes(case: &serde_json::Value, name: &str) -> Vec<u8> {
 ///
 /// If the folder cannot be read.
 pub fn corpus_files() -> Vec<PathBuf> {
-    let root = shared_dir().join("corpus/real");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+    files_in(&shared_dir().join("corpus/real"))
+}
+
+/// The hostile files of `shared/corpus/real/adversarial/`, sorted by name.
+///
+/// # Panics
+///
+/// If the folder cannot be read.
+pub fn adversarial_files() -> Vec<PathBuf> {
+    files_in(&shared_dir().join("corpus/real/adversarial"))
+}
+
+fn files_in(root: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root)
         .unwrap_or_else(|e| panic!("reading {}: {e}", root.display()))
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.is_file())
