@@ -77,6 +77,7 @@ mod audit;
 mod catalogue;
 mod explain;
 mod lint;
+mod query;
 mod rule;
 mod text;
 
@@ -89,6 +90,10 @@ pub use crate::explain::{
 };
 pub use crate::lint::{
     lint, lint_robots, lint_with, Code, Diagnostic, Options, Severity,
+};
+pub use crate::query::{
+    agent_from_user_agent, check_agent, check_agents, check_url,
+    percent_encode, Check, Warning, WarningKind,
 };
 pub use crate::rule::RuleRef;
 pub use crate::text::escape;

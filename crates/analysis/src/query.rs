@@ -1,0 +1,415 @@
+//! Checks of a question before it is answered: is the crawler name a
+//! product token, is the URL a percent-encoded URL? The answer stays the
+//! reference's; these say when it is likely not the one that was meant.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use robotrules::{Decision, Matcher};
+
+use crate::rule::RuleRef;
+use crate::text::escape;
+
+/// What is wrong with a question.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The crawler name is not a product token (`[A-Za-z_-]+`), so no
+    /// `user-agent` line can name it: only the `*` groups apply.
+    AgentNotToken,
+    /// The URL is neither an absolute URL nor a path.
+    NotUrl,
+    /// The URL has bytes that RFC 3986 requires to be percent-encoded;
+    /// rules are compared with the encoded form.
+    NeedsEncoding,
+    /// The URL's scheme, host or port differ from those of the site whose
+    /// robots.txt is used.
+    OtherAuthority,
+    /// The deciding rule lies past the first 500 KiB of the file, which
+    /// is all that crawlers read.
+    BeyondFetchLimit,
+}
+
+impl WarningKind {
+    /// A short kebab-case name, as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningKind::AgentNotToken => "agent-not-token",
+            WarningKind::NotUrl => "not-url",
+            WarningKind::NeedsEncoding => "needs-encoding",
+            WarningKind::OtherAuthority => "other-authority",
+            WarningKind::BeyondFetchLimit => "beyond-fetch-limit",
+        }
+    }
+}
+
+/// A warning about a question, with what was probably meant.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Warning {
+    /// What is wrong.
+    pub kind: WarningKind,
+    /// A sentence for people.
+    pub message: String,
+    /// What was probably meant: the product token, or the encoded URL.
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Browser and platform tokens that a `User-Agent` header carries besides
+/// the crawler's own.
+const GENERIC: &[&str] = &[
+    "mozilla",
+    "applewebkit",
+    "khtml",
+    "like",
+    "gecko",
+    "chrome",
+    "chromium",
+    "safari",
+    "version",
+    "mobile",
+    "firefox",
+    "edg",
+    "edge",
+    "opr",
+    "trident",
+    "msie",
+    "compatible",
+    "windows",
+    "linux",
+    "android",
+    "iphone",
+    "macintosh",
+    "intel",
+    "mac",
+    "x",
+    "u",
+    "wow",
+    "win",
+    "nt",
+    "cpu",
+    "os",
+    "headlesschrome",
+];
+
+/// Returns the crawler token that a full `User-Agent` header most likely
+/// stands for: a known crawler token found in it as a product (the longest
+/// if several), else its first product (`Name/version`) that is not a
+/// browser's or platform's, else the product token of the whole string.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::agent_from_user_agent;
+///
+/// let ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+/// assert_eq!(agent_from_user_agent(ua, ["GPTBot", "Googlebot"]), Some("GPTBot".into()));
+/// assert_eq!(agent_from_user_agent("FooBot/2.0 (+http://foo)", []), Some("FooBot".into()));
+/// ```
+pub fn agent_from_user_agent<'k>(
+    header: &str,
+    known: impl IntoIterator<Item = &'k str>,
+) -> Option<String> {
+    let words = tokens(header);
+    let mut best: Option<&str> = None;
+    for k in known {
+        let hit = words.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
+        if hit && best.is_none_or(|b| k.len() > b.len()) {
+            best = Some(k);
+        }
+    }
+    if let Some(b) = best {
+        return Some(b.to_string());
+    }
+    let product = |(w, versioned): &&(&str, bool)| {
+        *versioned && !GENERIC.contains(&w.to_ascii_lowercase().as_str())
+    };
+    if let Some((w, _)) = words.iter().find(product) {
+        return Some((*w).to_string());
+    }
+    let token = robotrules::product_token(header.trim().as_bytes());
+    (!token.is_empty()).then(|| String::from_utf8_lossy(token).into_owned())
+}
+
+/// The runs of `[A-Za-z_-]` in `s`, each with whether a `/` follows it.
+fn tokens(s: &str) -> Vec<(&str, bool)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if is_token_byte(b[i]) {
+            let start = i;
+            while i < b.len() && is_token_byte(b[i]) {
+                i += 1;
+            }
+            out.push((&s[start..i], b.get(i) == Some(&b'/')));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
+}
+
+/// Checks a crawler name: a warning if it is not a product token, with
+/// the token that was probably meant.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::check_agent;
+///
+/// assert!(check_agent("GPTBot", []).is_none());
+/// let w = check_agent("GPTBot/1.0", []).unwrap();
+/// assert_eq!(w.suggestion.as_deref(), Some("GPTBot"));
+/// ```
+pub fn check_agent<'k>(
+    agent: &str,
+    known: impl IntoIterator<Item = &'k str>,
+) -> Option<Warning> {
+    if robotrules::is_valid_agent(agent) {
+        return None;
+    }
+    let suggestion = agent_from_user_agent(agent, known);
+    let message = match (&suggestion, agent.is_empty()) {
+        (_, true) => "the crawler name is empty: no user-agent line names \
+                      it, so only the `*` groups apply"
+            .to_string(),
+        (Some(s), false) => format!(
+            "{:?} is not a product token (only letters, `-` and `_`): no \
+             user-agent line can name it, so only the `*` groups apply; \
+             did you mean {s:?}?",
+            escape(agent)
+        ),
+        (None, false) => format!(
+            "{:?} is not a product token (only letters, `-` and `_`): no \
+             user-agent line can name it, so only the `*` groups apply",
+            escape(agent)
+        ),
+    };
+    Some(Warning { kind: WarningKind::AgentNotToken, message, suggestion })
+}
+
+/// Checks a URL: a warning if it is neither an absolute URL nor a path,
+/// and one if it has bytes that must be percent-encoded (with the encoded
+/// form as the suggestion).
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::{check_url, WarningKind};
+///
+/// assert!(check_url("https://example.com/a?b=c").is_empty());
+/// let w = check_url("https://e.com/café/menu");
+/// assert_eq!(w[0].kind, WarningKind::NeedsEncoding);
+/// assert_eq!(w[0].suggestion.as_deref(), Some("https://e.com/caf%C3%A9/menu"));
+/// assert_eq!(check_url("not a url")[0].kind, WarningKind::NotUrl);
+/// ```
+pub fn check_url(url: &str) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if !is_url_like(url) {
+        out.push(Warning {
+            kind: WarningKind::NotUrl,
+            message: format!(
+                "{:?} is not a URL (`scheme://host/path`) or a path \
+                 (`/path`): it is judged as the path {:?}",
+                escape(url),
+                robotrules::path_of(url)
+            ),
+            suggestion: None,
+        });
+    }
+    if let Cow::Owned(encoded) = percent_encode(url) {
+        out.push(Warning {
+            kind: WarningKind::NeedsEncoding,
+            message: format!(
+                "{:?} has characters that must be percent-encoded (RFC \
+                 3986), and rules are compared with the encoded form: \
+                 {encoded}",
+                escape(url)
+            ),
+            suggestion: Some(encoded),
+        });
+    }
+    out
+}
+
+/// One answer to "may this crawler fetch this URL?": the verdict, the
+/// deciding rule, and the warnings about the question. This is the JSON
+/// shape of `robotrules check --json` (with the `serde` feature).
+///
+/// # Example
+///
+/// ```
+/// use robotrules::Robots;
+/// use robotrules_analysis::Check;
+///
+/// let robots = Robots::parse(b"user-agent: GPTBot\ndisallow: /\n");
+/// let check = Check::new(&robots.matcher(&["GPTBot/1.0"]), &["GPTBot/1.0"], "https://example.com/");
+/// // The reference's answer: `GPTBot/1.0` names no group.
+/// assert!(check.allowed);
+/// assert_eq!(check.warnings[0].suggestion.as_deref(), Some("GPTBot"));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Check {
+    /// The URL, as given.
+    pub url: String,
+    /// The crawler's names, as given.
+    pub agents: Vec<String>,
+    /// The verdict.
+    pub allowed: bool,
+    /// The deciding rule (the reference's matching line), if any.
+    pub rule: Option<RuleRef>,
+    /// What may be wrong with the question: see [`check_agent`] and
+    /// [`check_url`].
+    pub warnings: Vec<Warning>,
+}
+
+impl Check {
+    /// Checks `url` with `matcher`, built for `agents`, with the warnings
+    /// of [`check_agents`] and [`check_url`].
+    pub fn new(matcher: &Matcher, agents: &[&str], url: &str) -> Check {
+        let mut warnings = check_agents(agents);
+        warnings.extend(check_url(url));
+        Check::with_warnings(&matcher.decide(url), agents, url, warnings)
+    }
+
+    /// The answer made from a decision already taken, with the given
+    /// warnings: for many URLs, check the agents once and each URL with
+    /// [`check_url`].
+    pub fn with_warnings(
+        decision: &Decision<'_>,
+        agents: &[&str],
+        url: &str,
+        warnings: Vec<Warning>,
+    ) -> Check {
+        Check {
+            url: url.to_string(),
+            agents: agents.iter().map(|a| a.to_string()).collect(),
+            allowed: decision.is_allowed(),
+            rule: decision.rule().map(RuleRef::from),
+            warnings,
+        }
+    }
+}
+
+/// Checks every crawler name with [`check_agent`], suggesting the tokens
+/// of the built-in catalogue first. `*` is accepted: it names no group, so
+/// only the `*` groups apply, which is what it asks for.
+pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
+    if agents.iter().all(|a| *a == "*" || robotrules::is_valid_agent(a)) {
+        return Vec::new();
+    }
+    let catalogue = crate::Catalogue::builtin();
+    let known: Vec<&str> =
+        catalogue.crawlers().iter().map(|c| c.token.as_str()).collect();
+    agents
+        .iter()
+        .filter(|a| **a != "*")
+        .filter_map(|a| check_agent(a, known.iter().copied()))
+        .collect()
+}
+
+/// Returns true if `url` starts with `/` or with a scheme and `://`.
+fn is_url_like(url: &str) -> bool {
+    if url.starts_with('/') {
+        return true;
+    }
+    let Some(colon) = url.find("://") else { return false };
+    let scheme = &url[..colon];
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+        })
+}
+
+/// Percent-encodes the bytes of `url` that RFC 3986 never allows raw:
+/// non-ASCII, controls, space and `"<>\^`{|}`. `%` is kept (the URL may
+/// already be encoded), and so is everything else.
+pub fn percent_encode(url: &str) -> Cow<'_, str> {
+    let needs = |b: u8| {
+        b >= 0x80
+            || b <= 0x20
+            || b == 0x7F
+            || matches!(
+                b,
+                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            )
+    };
+    if !url.bytes().any(needs) {
+        return Cow::Borrowed(url);
+    }
+    let mut out = String::with_capacity(url.len() + 16);
+    for b in url.bytes() {
+        if needs(b) {
+            out.push_str(&format!("%{b:02X}"));
+        } else {
+            out.push(b as char);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! ua {
+        ($header:expr, $want:expr) => {
+            assert_eq!(
+                agent_from_user_agent(
+                    $header,
+                    ["Googlebot", "Googlebot-Image", "GPTBot"]
+                )
+                .as_deref(),
+                $want,
+                "{}",
+                $header
+            )
+        };
+    }
+
+    #[test]
+    fn user_agents() {
+        ua!("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Some("Googlebot"));
+        ua!("Googlebot-Image/1.0", Some("Googlebot-Image"));
+        ua!("Mozilla/5.0 (compatible; FooCrawler/3; +x)", Some("FooCrawler"));
+        ua!("Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/1 Safari/537.36", Some("Mozilla"));
+        ua!("", None);
+        ua!("2fast", None);
+    }
+
+    #[test]
+    fn agents() {
+        assert!(check_agent("Googlebot", []).is_none());
+        assert!(check_agent("", []).is_some());
+        assert_eq!(
+            check_agent("Foo Bar", []).unwrap().suggestion.as_deref(),
+            Some("Foo")
+        );
+    }
+
+    #[test]
+    fn urls() {
+        assert!(check_url("/a/b").is_empty());
+        assert!(check_url("http://h").is_empty());
+        assert!(check_url("https://h/%C3%A9").is_empty());
+        assert_eq!(check_url("a b")[0].kind, WarningKind::NotUrl);
+        assert_eq!(check_url("a b")[1].suggestion.as_deref(), Some("a%20b"));
+        assert_eq!(percent_encode("/x\x1b[31m"), "/x%1B[31m");
+        assert_eq!(check_url("1http://x")[0].kind, WarningKind::NotUrl);
+    }
+}
