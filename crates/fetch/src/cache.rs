@@ -1,22 +1,17 @@
 //! A shared cache of robots.txt fetches, and the crawler's question:
-//! "may I fetch this URL now?" (REP.md §2–§3).
+//! "may I fetch this URL now?" (RFC 9309 §2.3–§2.4).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
-use robotrules::{Robots, RuleKind};
+use robotrules::{Matcher, Robots, RuleKind};
+use tokio::sync::OnceCell;
+use url::Url;
 
-use crate::fetch::{Fetch, Fetcher, Outcome, Unavailable, Unreachable};
-use crate::{Authority, Error};
-
-/// How long a fetched robots.txt is used by default (RFC 9309: generally
-/// up to 24 hours).
-pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(24 * 3600);
-
-/// After this long unreachable, a site with no cached copy is treated as
-/// having no robots.txt (Google: 30 days).
-pub const UNREACHABLE_LIMIT: Duration = Duration::from_secs(30 * 24 * 3600);
+use crate::fetch::{Download, Fetch, Fetcher, Unavailable, Unreachable};
+use crate::policy::{self, Standing, State, Timing};
+use crate::{Authority, Error, ErrorKind};
 
 /// A source of the current time, so that tests can move it.
 pub trait Clock: Send + Sync + 'static {
@@ -68,15 +63,14 @@ impl Clock for ManualClock {
     }
 }
 
-/// Settings of a [`RobotsCache`].
+/// Settings of a [`RobotsCache`]. Build one with [`CacheConfig::default`]
+/// and the setters.
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct CacheConfig {
     max_entries: usize,
     max_bytes: usize,
-    lifetime: Duration,
-    retry: Duration,
-    retry_503: Duration,
+    timing: Timing,
 }
 
 impl Default for CacheConfig {
@@ -84,9 +78,7 @@ impl Default for CacheConfig {
         CacheConfig {
             max_entries: 10_000,
             max_bytes: 256 << 20,
-            lifetime: DEFAULT_LIFETIME,
-            retry: Duration::from_secs(3600),
-            retry_503: Duration::from_secs(300),
+            timing: Timing::default(),
         }
     }
 }
@@ -107,23 +99,29 @@ impl CacheConfig {
     }
 
     /// How long a fetched file is used when the response says nothing
-    /// (default 24 h). `Cache-Control: max-age` shortens it.
+    /// (default and maximum 24 h). `Cache-Control: max-age` shortens it.
     pub fn lifetime(mut self, d: Duration) -> Self {
-        self.lifetime = d;
+        self.timing = self.timing.lifetime(d);
         self
     }
 
     /// How long to wait before asking an unreachable site again (default
     /// 1 h; `Retry-After` is honoured up to this).
     pub fn retry(mut self, d: Duration) -> Self {
-        self.retry = d;
+        self.timing = self.timing.retry(d);
         self
     }
 
     /// The same after a 503, which asks for sooner retries (default
     /// 5 min).
     pub fn retry_503(mut self, d: Duration) -> Self {
-        self.retry_503 = d;
+        self.timing = self.timing.retry_503(d);
+        self
+    }
+
+    /// All the times at once.
+    pub fn timing(mut self, timing: Timing) -> Self {
+        self.timing = timing;
         self
     }
 }
@@ -143,7 +141,8 @@ pub enum Reason {
     },
     /// No rule matched the URL: allowed.
     NoRule,
-    /// The URL is the robots.txt itself, always allowed (RFC 9309 §2.2.2).
+    /// The URL is the robots.txt itself, always allowed (RFC 9309 §2.2.2;
+    /// see [`policy::is_exempt`]).
     RobotsTxt,
     /// There is no robots.txt (a 4xx, or too many redirects): allowed.
     Unavailable(Unavailable),
@@ -161,6 +160,7 @@ pub enum Reason {
 
 /// The answer to "may this crawler fetch this URL now?".
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Verdict {
     /// True if and only if the URL may be fetched.
     pub allowed: bool,
@@ -170,25 +170,40 @@ pub struct Verdict {
     /// refreshing it failed.
     pub stale: bool,
     /// The crawler's `crawl-delay` in seconds, if its group has one
-    /// (REP.md §9; Google ignores it).
+    /// (Google ignores it).
     pub crawl_delay: Option<f64>,
+}
+
+impl Verdict {
+    fn fixed(allowed: bool, reason: Reason) -> Verdict {
+        Verdict { allowed, reason, stale: false, crawl_delay: None }
+    }
 }
 
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let verdict = if self.allowed { "allowed" } else { "disallowed" };
+        write!(f, "{verdict}")?;
         match &self.reason {
-            Reason::Rule { line, kind, pattern } => write!(f, "{verdict} by line {line} ({kind}: {pattern})")?,
-            Reason::NoRule => write!(f, "{verdict}: no rule matches")?,
-            Reason::RobotsTxt => write!(f, "{verdict}: /robots.txt is always allowed")?,
-            Reason::Unavailable(u) => write!(f, "{verdict}: no robots.txt ({u}), so everything is allowed")?,
-            Reason::Unreachable { reason, until } => {
-                let secs = until.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-                write!(f, "{verdict}: robots.txt unreachable ({reason}), so everything is disallowed until unix time {secs}")?
+            Reason::Rule { line, kind, pattern } => {
+                write!(f, " by line {line} ({kind}: {pattern})")?
             }
-            Reason::UnreachableTooLong => {
-                write!(f, "{verdict}: robots.txt unreachable for over 30 days and no copy is kept")?
+            Reason::NoRule => write!(f, ": no rule matches")?,
+            Reason::RobotsTxt => write!(f, ": /robots.txt is always allowed")?,
+            Reason::Unavailable(u) => {
+                write!(f, ": no robots.txt ({u}), so everything is allowed")?
             }
+            Reason::Unreachable { reason, until } => write!(
+                f,
+                ": robots.txt unreachable ({reason}), so everything is \
+                 disallowed until {}",
+                httpdate::fmt_http_date(*until)
+            )?,
+            Reason::UnreachableTooLong => write!(
+                f,
+                ": robots.txt unreachable for over 30 days and no copy is \
+                 kept"
+            )?,
         }
         if self.stale {
             write!(f, " (from a stale copy)")?;
@@ -197,41 +212,64 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// What is known about one authority.
-#[derive(Debug, Default)]
-struct Entry {
-    /// The rules in force, when the last fetch gave some.
-    robots: Option<Arc<Robots>>,
-    /// The last good copy, kept for when refreshing fails.
-    last_good: Option<Arc<Robots>>,
-    /// The outcome in force when it is not `Available`.
-    failure: Option<Outcome>,
-    expires: Option<SystemTime>,
-    unreachable_since: Option<SystemTime>,
+/// How many agent sets keep a compiled matcher per site.
+const MATCHERS_PER_SITE: usize = 4;
+
+/// A site's rules compiled for one crawler.
+#[derive(Debug)]
+struct Compiled {
+    /// The rules it was built from (compared by address).
+    robots: Arc<Robots>,
+    agents: Box<[Box<str>]>,
+    matcher: Arc<Matcher>,
+    crawl_delay: Option<f64>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    authority: Authority,
+    state: Mutex<State>,
+    /// The fetch in progress: every check that finds the state expired
+    /// shares its result, cacheable or not.
+    flight: Mutex<Option<Arc<OnceCell<State>>>>,
+    /// Most recently used first.
+    matchers: Mutex<Vec<Compiled>>,
+}
+
+#[derive(Debug)]
+struct Held {
+    slot: Arc<Slot>,
+    tick: u64,
+    /// The slot's bytes as counted in `Table::bytes`.
     bytes: usize,
 }
 
-#[derive(Debug, Default)]
-struct Slot {
-    /// Held while fetching, so that one fetch serves every waiting task.
-    fetching: tokio::sync::Mutex<()>,
-    entry: Mutex<Entry>,
-}
-
+/// The index, with running totals so that a lookup is O(log n).
 #[derive(Debug, Default)]
 struct Table {
-    slots: HashMap<Authority, (Arc<Slot>, u64)>,
+    slots: HashMap<Authority, Held>,
+    /// Slots by last use, oldest first.
+    lru: BTreeMap<u64, Arc<Slot>>,
     tick: u64,
+    bytes: usize,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A cache of robots.txt files shared by any number of tasks, with the
-/// RFC 9309 rules for status codes, redirects, size, lifetime and failure.
+/// RFC 9309 rules for status codes, redirects, size, lifetime and failure
+/// (all of them in [`policy`]).
 ///
-/// Concurrent checks of one authority cause a single fetch. A file is used
-/// for 24 hours, or for its `Cache-Control: max-age` if shorter; when a
-/// refresh fails the last good copy is used on. An unreachable site
+/// Concurrent checks of one authority share a single fetch. A file is
+/// used for 24 hours, or for its `Cache-Control: max-age` if shorter;
+/// when a refresh fails the last good copy is used on. An unreachable site
 /// disallows everything until the retry time; after 30 days unreachable
 /// with no copy, it allows everything.
+///
+/// The downloader is the [`Fetcher`] unless another [`Download`] is given
+/// to [`RobotsCache::with`].
 ///
 /// # Example: a crawler loop
 ///
@@ -241,7 +279,7 @@ struct Table {
 /// # async fn crawl(urls: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
 /// let cache = RobotsCache::new()?;
 /// for url in urls {
-///     let verdict = cache.is_allowed("MyCrawler", &url).await?;
+///     let verdict = cache.is_allowed(&["MyCrawler"], &url).await?;
 ///     if !verdict.allowed {
 ///         eprintln!("skip {url}: {verdict}");
 ///         continue;
@@ -254,80 +292,109 @@ struct Table {
 /// # Ok(())
 /// # }
 /// ```
-pub struct RobotsCache {
-    fetcher: Fetcher,
+pub struct RobotsCache<D = Fetcher> {
+    downloader: D,
     clock: Arc<dyn Clock>,
     config: CacheConfig,
     table: Mutex<Table>,
 }
 
-impl std::fmt::Debug for RobotsCache {
+impl<D> std::fmt::Debug for RobotsCache<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RobotsCache").field("config", &self.config).finish()
     }
 }
 
-impl RobotsCache {
+impl RobotsCache<Fetcher> {
     /// A cache with the default fetcher, settings and system clock.
     ///
     /// # Errors
     ///
     /// As for [`Fetcher::new`].
-    pub fn new() -> Result<RobotsCache, Error> {
+    pub fn new() -> Result<RobotsCache<Fetcher>, Error> {
         Ok(RobotsCache::with(
             Fetcher::new()?,
             CacheConfig::default(),
             Arc::new(SystemClock),
         ))
     }
+}
 
-    /// A cache with the given fetcher, settings and clock.
+impl<D: Download> RobotsCache<D> {
+    /// A cache with the given downloader, settings and clock.
     pub fn with(
-        fetcher: Fetcher,
+        downloader: D,
         config: CacheConfig,
         clock: Arc<dyn Clock>,
-    ) -> RobotsCache {
+    ) -> RobotsCache<D> {
         RobotsCache {
-            fetcher,
+            downloader,
             clock,
             config,
             table: Mutex::new(Table::default()),
         }
     }
 
-    /// Returns whether `agent` may fetch `url` now, and why, fetching the
-    /// robots.txt of the URL's authority if it is not cached or has
-    /// expired.
+    /// Returns whether a crawler known by the names `agents` (merged as
+    /// one crawler, as [`Robots::matcher`] does) may fetch `url` now, and
+    /// why, fetching the robots.txt of the URL's authority if it is not
+    /// cached or has expired.
+    ///
+    /// The URL judged is the one that will be requested: `url` is parsed
+    /// as a browser would (WHATWG), so dot segments (`/a/../private`,
+    /// `%2e%2e`), backslashes and tabs cannot hide a path from the rules
+    /// (see [`policy::target`]). `/robots.txt` itself is always allowed
+    /// ([`policy::is_exempt`]).
     ///
     /// # Errors
     ///
     /// Only for a URL that is not an absolute `http`, `https` or `ftp` URL.
     pub async fn is_allowed(
         &self,
-        agent: &str,
+        agents: &[&str],
         url: &str,
     ) -> Result<Verdict, Error> {
-        let parsed = url::Url::parse(url).map_err(|e| {
-            Error::new(crate::ErrorKind::InvalidUrl, format!("{url:?}: {e}"))
+        let parsed = Url::parse(url).map_err(|e| {
+            Error::new(ErrorKind::InvalidUrl, format!("{url:?}: {e}"))
         })?;
-        let authority = Authority::of_url(&parsed)?;
-        if parsed.path() == "/robots.txt" {
-            return Ok(Verdict {
-                allowed: true,
-                reason: Reason::RobotsTxt,
-                stale: false,
-                crawl_delay: None,
-            });
+        self.is_allowed_url(agents, &parsed).await
+    }
+
+    /// [`RobotsCache::is_allowed`] for a URL already parsed.
+    ///
+    /// # Errors
+    ///
+    /// Only for a URL that is not an `http`, `https` or `ftp` URL with a
+    /// host.
+    pub async fn is_allowed_url(
+        &self,
+        agents: &[&str],
+        url: &Url,
+    ) -> Result<Verdict, Error> {
+        let authority = Authority::of_url(url)?;
+        if policy::is_exempt(url) {
+            return Ok(Verdict::fixed(true, Reason::RobotsTxt));
         }
-        let slot = self.slot(&authority);
-        self.refresh(&slot, &authority).await;
-        let entry = slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(self.judge(&entry, agent, url))
+        let slot = self.slot(authority);
+        let timing = &self.config.timing;
+        let now = self.clock.now();
+        let cached = {
+            let state = lock(&slot.state);
+            state.is_fresh(now).then(|| state.standing(now, timing))
+        };
+        let standing = match cached {
+            Some(standing) => standing,
+            None => {
+                let state = self.refresh(&slot).await;
+                state.standing(self.clock.now(), timing)
+            }
+        };
+        Ok(self.judge(&slot, standing, agents, &policy::target(url)))
     }
 
     /// The number of authorities cached.
     pub fn len(&self) -> usize {
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).slots.len()
+        lock(&self.table).slots.len()
     }
 
     /// Returns true if and only if nothing is cached.
@@ -335,198 +402,219 @@ impl RobotsCache {
         self.len() == 0
     }
 
-    fn slot(&self, authority: &Authority) -> Arc<Slot> {
-        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+    /// The body bytes cached, over all authorities.
+    pub fn bytes(&self) -> usize {
+        lock(&self.table).bytes
+    }
+
+    /// The slot of `authority`, created if need be, marked as just used.
+    fn slot(&self, authority: Authority) -> Arc<Slot> {
+        let mut table = lock(&self.table);
+        let table = &mut *table;
         table.tick += 1;
         let tick = table.tick;
-        let slot = table
+        if let Some(held) = table.slots.get_mut(&authority) {
+            let slot = held.slot.clone();
+            table.lru.remove(&held.tick);
+            held.tick = tick;
+            table.lru.insert(tick, slot.clone());
+            return slot;
+        }
+        let slot = Arc::new(Slot {
+            authority: authority.clone(),
+            state: Mutex::new(State::new()),
+            flight: Mutex::new(None),
+            matchers: Mutex::new(Vec::new()),
+        });
+        table.lru.insert(tick, slot.clone());
+        table
             .slots
-            .entry(authority.clone())
-            .or_insert_with(|| (Arc::new(Slot::default()), tick));
-        slot.1 = tick;
-        let slot = slot.0.clone();
-        self.evict(&mut table, authority);
+            .insert(authority, Held { slot: slot.clone(), tick, bytes: 0 });
+        self.evict(table, &slot);
         slot
+    }
+
+    /// Counts the slot's new size, if it is still cached, and evicts.
+    fn account(&self, slot: &Arc<Slot>, bytes: usize) {
+        let mut table = lock(&self.table);
+        let table = &mut *table;
+        if let Some(held) = table.slots.get_mut(&slot.authority) {
+            if Arc::ptr_eq(&held.slot, slot) {
+                table.bytes = table.bytes - held.bytes + bytes;
+                held.bytes = bytes;
+            }
+        }
+        self.evict(table, slot);
     }
 
     /// Drops the least recently used entries beyond the bounds, never the
     /// one in use.
-    fn evict(&self, table: &mut Table, keep: &Authority) {
-        loop {
-            let bytes: usize = table
-                .slots
-                .values()
-                .map(|(s, _)| s.entry.lock().map_or(0, |e| e.bytes))
-                .sum();
-            if table.slots.len() <= self.config.max_entries
-                && bytes <= self.config.max_bytes
-            {
-                return;
-            }
-            let oldest = table
-                .slots
-                .iter()
-                .filter(|(k, _)| *k != keep)
-                .min_by_key(|(_, (_, tick))| *tick)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => {
-                    table.slots.remove(&k);
-                }
-                None => return,
-            }
-        }
-    }
-
-    /// Fetches the robots.txt if the entry has expired; one task fetches
-    /// while the others wait for it.
-    async fn refresh(&self, slot: &Slot, authority: &Authority) {
-        let fresh = |slot: &Slot| {
-            let entry = slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-            entry.expires.is_some_and(|t| self.clock.now() < t)
-        };
-        if fresh(slot) {
-            return;
-        }
-        let _guard = slot.fetching.lock().await;
-        if fresh(slot) {
-            return;
-        }
-        let fetch = self.fetcher.fetch(authority).await;
+    fn evict(&self, table: &mut Table, keep: &Arc<Slot>) {
+        while table.slots.len() > self.config.max_entries
+            || table.bytes > self.config.max_bytes
         {
-            let mut entry =
-                slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-            self.record(&mut entry, fetch);
-        }
-        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        self.evict(&mut table, authority);
-    }
-
-    fn record(&self, entry: &mut Entry, fetch: Fetch) {
-        let now = self.clock.now();
-        match &fetch.outcome {
-            Outcome::Available(robots) => {
-                let lifetime =
-                    fetch.max_age.map_or(self.config.lifetime, |age| {
-                        age.min(self.config.lifetime)
-                    });
-                let lifetime = if fetch.no_store || fetch.no_cache {
-                    Duration::ZERO
-                } else {
-                    lifetime
-                };
-                entry.robots = Some(robots.clone());
-                // `no-store`: use it for this request only, keep nothing.
-                entry.last_good =
-                    if fetch.no_store { None } else { Some(robots.clone()) };
-                entry.failure = None;
-                entry.unreachable_since = None;
-                entry.bytes =
-                    if fetch.no_store { 0 } else { fetch.bytes_read };
-                entry.expires = Some(now + lifetime);
-            }
-            Outcome::Unavailable(_) => {
-                let lifetime =
-                    fetch.max_age.map_or(self.config.lifetime, |age| {
-                        age.min(self.config.lifetime)
-                    });
-                entry.robots = None;
-                entry.last_good = None;
-                entry.failure = Some(fetch.outcome.clone());
-                entry.unreachable_since = None;
-                entry.bytes = 0;
-                entry.expires = Some(now + lifetime);
-            }
-            Outcome::Unreachable(reason) => {
-                let base = if *reason == Unreachable::Status(503) {
-                    self.config.retry_503
-                } else {
-                    self.config.retry
-                };
-                let retry = fetch
-                    .retry_after
-                    .map_or(base, |r| r.min(self.config.retry));
-                entry.robots = None;
-                entry.failure = Some(fetch.outcome.clone());
-                entry.unreachable_since.get_or_insert(now);
-                entry.expires = Some(now + retry);
+            let oldest = table
+                .lru
+                .iter()
+                .take(2)
+                .find(|(_, s)| !Arc::ptr_eq(s, keep))
+                .map(|(tick, _)| *tick);
+            let Some(tick) = oldest else { return };
+            let Some(slot) = table.lru.remove(&tick) else { return };
+            if let Some(held) = table.slots.remove(&slot.authority) {
+                table.bytes -= held.bytes;
             }
         }
     }
 
-    fn judge(&self, entry: &Entry, agent: &str, url: &str) -> Verdict {
-        let from_rules = |robots: &Robots, stale: bool| {
-            let decision = robots.decide(&[agent], url);
-            let reason = match decision.rule() {
-                Some(rule) => Reason::Rule {
-                    line: rule.line(),
-                    kind: rule.kind(),
-                    pattern: String::from_utf8_lossy(rule.as_written())
-                        .into_owned(),
-                },
-                None => Reason::NoRule,
-            };
-            let crawl_delay =
-                robots.select(&[agent]).groups().find_map(|g| g.crawl_delay());
-            Verdict {
-                allowed: decision.is_allowed(),
-                reason,
-                stale,
-                crawl_delay,
+    /// Fetches the robots.txt and records it; concurrent callers share
+    /// the one fetch in flight and its result.
+    async fn refresh(&self, slot: &Arc<Slot>) -> State {
+        let flight =
+            lock(&slot.flight).get_or_insert_with(Default::default).clone();
+        let state = flight
+            .get_or_init(|| async {
+                let timing = &self.config.timing;
+                let now = self.clock.now();
+                {
+                    // A flight that ended just before this one began.
+                    let state = lock(&slot.state);
+                    if state.is_fresh(now) {
+                        return state.clone();
+                    }
+                }
+                let downloaded =
+                    self.downloader.download(&slot.authority).await;
+                let fetch = Fetch::new(&slot.authority, downloaded);
+                let (state, bytes) = {
+                    let mut state = lock(&slot.state);
+                    state.record(&fetch, self.clock.now(), timing);
+                    (state.clone(), state.bytes())
+                };
+                self.account(slot, bytes);
+                state
+            })
+            .await
+            .clone();
+        let mut current = lock(&slot.flight);
+        if current.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flight)) {
+            *current = None;
+        }
+        state
+    }
+
+    /// The verdict for `target` (see [`policy::target`]).
+    fn judge(
+        &self,
+        slot: &Slot,
+        standing: Standing,
+        agents: &[&str],
+        target: &str,
+    ) -> Verdict {
+        let (robots, stale) = match standing {
+            Standing::Obey { robots, stale } => (robots, stale),
+            Standing::Fixed { allowed, reason } => {
+                return Verdict::fixed(allowed, reason)
             }
         };
-        if let Some(robots) = &entry.robots {
-            return from_rules(robots, false);
-        }
-        match &entry.failure {
-            Some(Outcome::Unavailable(u)) => Verdict {
-                allowed: true,
-                reason: Reason::Unavailable(*u),
-                stale: false,
-                crawl_delay: None,
+        let (matcher, crawl_delay) = compiled(slot, &robots, agents);
+        let decision = matcher.decide(target);
+        let reason = match decision.rule() {
+            Some(rule) => Reason::Rule {
+                line: rule.line(),
+                kind: rule.kind(),
+                pattern: String::from_utf8_lossy(rule.as_written())
+                    .into_owned(),
             },
-            Some(Outcome::Unreachable(reason)) => {
-                if let Some(copy) = &entry.last_good {
-                    return from_rules(copy, true);
-                }
-                let since = entry
-                    .unreachable_since
-                    .unwrap_or_else(|| self.clock.now());
-                let long = self
-                    .clock
-                    .now()
-                    .duration_since(since)
-                    .is_ok_and(|d| d > UNREACHABLE_LIMIT);
-                if long {
-                    Verdict {
-                        allowed: true,
-                        reason: Reason::UnreachableTooLong,
-                        stale: false,
-                        crawl_delay: None,
-                    }
-                } else {
-                    let until =
-                        entry.expires.unwrap_or_else(|| self.clock.now());
-                    Verdict {
-                        allowed: false,
-                        reason: Reason::Unreachable {
-                            reason: reason.clone(),
-                            until,
-                        },
-                        stale: false,
-                        crawl_delay: None,
-                    }
-                }
-            }
-            _ => Verdict {
-                allowed: false,
-                reason: Reason::Unreachable {
-                    reason: Unreachable::Timeout,
-                    until: self.clock.now(),
-                },
-                stale: false,
-                crawl_delay: None,
-            },
+            None => Reason::NoRule,
+        };
+        Verdict { allowed: decision.is_allowed(), reason, stale, crawl_delay }
+    }
+}
+
+/// The matcher of `robots` for `agents`, built on first use and kept for
+/// a few agent sets per site.
+fn compiled(
+    slot: &Slot,
+    robots: &Arc<Robots>,
+    agents: &[&str],
+) -> (Arc<Matcher>, Option<f64>) {
+    let mut matchers = lock(&slot.matchers);
+    let found = matchers.iter().position(|c| {
+        Arc::ptr_eq(&c.robots, robots)
+            && c.agents.len() == agents.len()
+            && c.agents.iter().zip(agents).all(|(a, b)| **a == **b)
+    });
+    if let Some(at) = found {
+        if at > 0 {
+            matchers[..=at].rotate_right(1);
         }
+        return (matchers[0].matcher.clone(), matchers[0].crawl_delay);
+    }
+    let matcher = Arc::new(robots.matcher(agents));
+    let crawl_delay =
+        robots.select(agents).groups().find_map(|g| g.crawl_delay());
+    // Matchers of rules no longer in force go.
+    matchers.retain(|c| Arc::ptr_eq(&c.robots, robots));
+    matchers.insert(
+        0,
+        Compiled {
+            robots: robots.clone(),
+            agents: agents.iter().map(|a| Box::from(*a)).collect(),
+            matcher: matcher.clone(),
+            crawl_delay,
+        },
+    );
+    matchers.truncate(MATCHERS_PER_SITE);
+    (matcher, crawl_delay)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::UNIX_EPOCH;
+
+    #[test]
+    fn verdicts_show_dates() {
+        let v = Verdict::fixed(
+            false,
+            Reason::Unreachable {
+                reason: Unreachable::Status(503),
+                until: UNIX_EPOCH + Duration::from_secs(1_795_346_333),
+            },
+        );
+        assert_eq!(
+            v.to_string(),
+            "disallowed: robots.txt unreachable (503), so everything is \
+             disallowed until Sun, 22 Nov 2026 11:18:53 GMT"
+        );
+        let v = Verdict::fixed(true, Reason::RobotsTxt);
+        assert_eq!(v.to_string(), "allowed: /robots.txt is always allowed");
+    }
+
+    #[test]
+    fn matchers_are_kept_per_agent_set() {
+        let slot = Slot {
+            authority: Authority::of("http://h/").unwrap(),
+            state: Mutex::new(State::new()),
+            flight: Mutex::new(None),
+            matchers: Mutex::new(Vec::new()),
+        };
+        let robots = Arc::new(Robots::parse(
+            b"user-agent: a\ncrawl-delay: 3\ndisallow: /x\n",
+        ));
+        let (first, delay) = compiled(&slot, &robots, &["a"]);
+        assert_eq!(delay, Some(3.0));
+        let (again, _) = compiled(&slot, &robots, &["a"]);
+        assert!(Arc::ptr_eq(&first, &again));
+        for name in ["b", "c", "d", "e"] {
+            compiled(&slot, &robots, &[name]);
+        }
+        assert_eq!(lock(&slot.matchers).len(), MATCHERS_PER_SITE);
+        let (rebuilt, _) = compiled(&slot, &robots, &["a"]);
+        assert!(!Arc::ptr_eq(&first, &rebuilt), "evicted, then rebuilt");
+        let newer = Arc::new(Robots::parse(b""));
+        compiled(&slot, &newer, &["a"]);
+        assert_eq!(lock(&slot.matchers).len(), 1, "old rules' matchers go");
     }
 }

@@ -1,4 +1,5 @@
-//! Which robots.txt governs a URL (REP.md §1).
+//! Which robots.txt governs a URL (RFC 9309 §2.3; Google: "the rules
+//! apply only to the host, protocol and port where the file is posted").
 
 use std::fmt;
 
@@ -9,10 +10,12 @@ use crate::{Error, ErrorKind};
 /// The scheme, host and port that a robots.txt governs, and the key under
 /// which it is cached.
 ///
-/// > Its rules apply only to the same scheme, host and port. Default ports
-/// > are equivalent to no port. IDNs are equivalent to their punycode. An
-/// > IP-address host covers only URLs that use that IP as host.
-/// > — REP.md §1
+/// > The rules listed in the robots.txt file apply only to the host,
+/// > protocol, and port number where the robots.txt file is hosted.
+/// > — RFC 9309 §2.2.2 and Google's robots.txt documentation
+///
+/// Default ports are equivalent to no port, and IDNs to their punycode
+/// (Google); an IP-address host covers only URLs that use that IP.
 ///
 /// # Example
 ///
