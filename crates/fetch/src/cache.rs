@@ -1,7 +1,9 @@
 //! A shared cache of robots.txt fetches, and the crawler's question:
 //! "may I fetch this URL now?" (RFC 9309 §2.3–§2.4).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
@@ -220,7 +222,8 @@ const MATCHERS_PER_SITE: usize = 4;
 struct Compiled {
     /// The rules it was built from (compared by address).
     robots: Arc<Robots>,
-    agents: Box<[Box<str>]>,
+    /// The agents, each as its length (4 bytes) and its bytes.
+    agents: Box<[u8]>,
     matcher: Arc<Matcher>,
     crawl_delay: Option<f64>,
 }
@@ -228,6 +231,8 @@ struct Compiled {
 #[derive(Debug)]
 struct Slot {
     authority: Authority,
+    /// Used since the clock hand last passed (see `Table`).
+    used: AtomicBool,
     state: Mutex<State>,
     /// The fetch in progress: every check that finds the state expired
     /// shares its result, cacheable or not.
@@ -236,22 +241,62 @@ struct Slot {
     matchers: Mutex<Vec<Compiled>>,
 }
 
+impl Slot {
+    fn new(authority: Authority) -> Slot {
+        Slot {
+            authority,
+            used: AtomicBool::new(false),
+            state: Mutex::new(State::new()),
+            flight: Mutex::new(None),
+            matchers: Mutex::new(Vec::new()),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Held {
     slot: Arc<Slot>,
-    tick: u64,
     /// The slot's bytes as counted in `Table::bytes`.
     bytes: usize,
 }
 
-/// The index, with running totals so that a lookup is O(log n).
+/// The index, with running totals, and a CLOCK ring for eviction (an
+/// approximation of least-recently-used that costs nothing on a hit:
+/// one flag set in the slot). Every operation is O(1), amortised.
 #[derive(Debug, Default)]
 struct Table {
     slots: HashMap<Authority, Held>,
-    /// Slots by last use, oldest first.
-    lru: BTreeMap<u64, Arc<Slot>>,
-    tick: u64,
+    ring: Vec<Arc<Slot>>,
+    hand: usize,
     bytes: usize,
+}
+
+impl Table {
+    /// The position in the ring of the next slot to evict: the first one
+    /// from the hand not used since the hand last passed, other than
+    /// `keep`. Passing a slot clears its flag.
+    fn victim(&mut self, keep: &Arc<Slot>) -> Option<usize> {
+        let n = self.ring.len();
+        for _ in 0..=2 * n {
+            if self.hand >= n {
+                self.hand = 0;
+            }
+            let slot = &self.ring[self.hand];
+            if !Arc::ptr_eq(slot, keep) && !slot.used.swap(false, Relaxed) {
+                return Some(self.hand);
+            }
+            self.hand += 1;
+        }
+        None
+    }
+
+    /// Drops the slot at ring position `at` from the index.
+    fn forget(&mut self, at: usize) {
+        let authority = &self.ring[at].authority;
+        if let Some(held) = self.slots.remove(authority) {
+            self.bytes -= held.bytes;
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -407,30 +452,29 @@ impl<D: Download> RobotsCache<D> {
         lock(&self.table).bytes
     }
 
-    /// The slot of `authority`, created if need be, marked as just used.
+    /// The slot of `authority`, created if need be, marked as used.
     fn slot(&self, authority: Authority) -> Arc<Slot> {
         let mut table = lock(&self.table);
-        let table = &mut *table;
-        table.tick += 1;
-        let tick = table.tick;
-        if let Some(held) = table.slots.get_mut(&authority) {
-            let slot = held.slot.clone();
-            table.lru.remove(&held.tick);
-            held.tick = tick;
-            table.lru.insert(tick, slot.clone());
-            return slot;
+        if let Some(held) = table.slots.get(&authority) {
+            if !held.slot.used.load(Relaxed) {
+                held.slot.used.store(true, Relaxed);
+            }
+            return held.slot.clone();
         }
-        let slot = Arc::new(Slot {
-            authority: authority.clone(),
-            state: Mutex::new(State::new()),
-            flight: Mutex::new(None),
-            matchers: Mutex::new(Vec::new()),
-        });
-        table.lru.insert(tick, slot.clone());
-        table
-            .slots
-            .insert(authority, Held { slot: slot.clone(), tick, bytes: 0 });
-        self.evict(table, &slot);
+        let slot = Arc::new(Slot::new(authority.clone()));
+        table.slots.insert(authority, Held { slot: slot.clone(), bytes: 0 });
+        // At the bound, the new slot takes the place of the one evicted,
+        // just behind the hand: the last to be looked at again.
+        let full = table.ring.len() >= self.config.max_entries;
+        match full.then(|| table.victim(&slot)).flatten() {
+            Some(at) => {
+                table.forget(at);
+                table.ring[at] = slot.clone();
+                table.hand = at + 1;
+            }
+            None => table.ring.push(slot.clone()),
+        }
+        self.evict(&mut table, &slot);
         slot
     }
 
@@ -447,23 +491,15 @@ impl<D: Download> RobotsCache<D> {
         self.evict(table, slot);
     }
 
-    /// Drops the least recently used entries beyond the bounds, never the
-    /// one in use.
+    /// Drops entries beyond the bounds, the least recently used first
+    /// (approximately), never the one in use.
     fn evict(&self, table: &mut Table, keep: &Arc<Slot>) {
         while table.slots.len() > self.config.max_entries
             || table.bytes > self.config.max_bytes
         {
-            let oldest = table
-                .lru
-                .iter()
-                .take(2)
-                .find(|(_, s)| !Arc::ptr_eq(s, keep))
-                .map(|(tick, _)| *tick);
-            let Some(tick) = oldest else { return };
-            let Some(slot) = table.lru.remove(&tick) else { return };
-            if let Some(held) = table.slots.remove(&slot.authority) {
-                table.bytes -= held.bytes;
-            }
+            let Some(at) = table.victim(keep) else { return };
+            table.forget(at);
+            table.ring.swap_remove(at);
         }
     }
 
@@ -541,9 +577,7 @@ fn compiled(
 ) -> (Arc<Matcher>, Option<f64>) {
     let mut matchers = lock(&slot.matchers);
     let found = matchers.iter().position(|c| {
-        Arc::ptr_eq(&c.robots, robots)
-            && c.agents.len() == agents.len()
-            && c.agents.iter().zip(agents).all(|(a, b)| **a == **b)
+        Arc::ptr_eq(&c.robots, robots) && same_agents(&c.agents, agents)
     });
     if let Some(at) = found {
         if at > 0 {
@@ -560,13 +594,38 @@ fn compiled(
         0,
         Compiled {
             robots: robots.clone(),
-            agents: agents.iter().map(|a| Box::from(*a)).collect(),
+            agents: agents_key(agents),
             matcher: matcher.clone(),
             crawl_delay,
         },
     );
     matchers.truncate(MATCHERS_PER_SITE);
     (matcher, crawl_delay)
+}
+
+/// The agents in one allocation: each as its length and its bytes.
+fn agents_key(agents: &[&str]) -> Box<[u8]> {
+    let mut key = Vec::new();
+    for agent in agents {
+        key.extend_from_slice(&(agent.len() as u32).to_le_bytes());
+        key.extend_from_slice(agent.as_bytes());
+    }
+    key.into_boxed_slice()
+}
+
+/// Returns true if and only if `key` is the `agents_key` of `agents`.
+fn same_agents(mut key: &[u8], agents: &[&str]) -> bool {
+    for agent in agents {
+        let Some((len, rest)) = key.split_first_chunk::<4>() else {
+            return false;
+        };
+        let len = u32::from_le_bytes(*len) as usize;
+        if len != agent.len() || !rest.starts_with(agent.as_bytes()) {
+            return false;
+        }
+        key = &rest[len..];
+    }
+    key.is_empty()
 }
 
 #[cfg(test)]
@@ -593,13 +652,21 @@ mod tests {
     }
 
     #[test]
+    fn agent_keys() {
+        let key = agents_key(&["a", "bc"]);
+        assert!(same_agents(&key, &["a", "bc"]));
+        assert!(!same_agents(&key, &["a"]));
+        assert!(!same_agents(&key, &["a", "bc", "d"]));
+        assert!(!same_agents(&key, &["ab", "c"]));
+        assert!(!same_agents(&key, &["bc", "a"]));
+        assert!(same_agents(&agents_key(&[]), &[]));
+        assert!(same_agents(&agents_key(&[""]), &[""]));
+        assert!(!same_agents(&agents_key(&[""]), &[]));
+    }
+
+    #[test]
     fn matchers_are_kept_per_agent_set() {
-        let slot = Slot {
-            authority: Authority::of("http://h/").unwrap(),
-            state: Mutex::new(State::new()),
-            flight: Mutex::new(None),
-            matchers: Mutex::new(Vec::new()),
-        };
+        let slot = Slot::new(Authority::of("http://h/").unwrap());
         let robots = Arc::new(Robots::parse(
             b"user-agent: a\ncrawl-delay: 3\ndisallow: /x\n",
         ));

@@ -31,8 +31,10 @@ use crate::{Error, ErrorKind};
 /// ```
 #[derive(Clone, Debug, Eq, Hash, PartialEq, Ord, PartialOrd)]
 pub struct Authority {
-    scheme: String,
-    host: String,
+    /// `scheme://host[:port]`, the whole key in one string so that a
+    /// cache lookup hashes and compares one run of bytes.
+    text: String,
+    host_end: usize,
     port: Option<u16>,
 }
 
@@ -69,22 +71,28 @@ impl Authority {
             })?;
         // The url crate lower-cases hosts, turns IDNs into punycode and
         // drops default ports (80, 443, 21).
-        Ok(Authority {
-            scheme: scheme.to_string(),
-            host: host.to_string(),
-            port: url.port(),
-        })
+        let host_port =
+            &url[url::Position::BeforeHost..url::Position::AfterPort];
+        let mut text =
+            String::with_capacity(scheme.len() + 3 + host_port.len());
+        text.push_str(scheme);
+        text.push_str("://");
+        let host_end = text.len() + host.len();
+        text.push_str(host_port);
+        Ok(Authority { text, host_end, port: url.port() })
     }
 
     /// The scheme: `http`, `https` or `ftp`.
     pub fn scheme(&self) -> &str {
-        &self.scheme
+        let end = self.text.find(':').unwrap_or(0);
+        &self.text[..end]
     }
 
     /// The host: lower case, punycode for IDNs, an IP address as written
     /// (IPv6 in brackets).
     pub fn host(&self) -> &str {
-        &self.host
+        let start = self.scheme().len() + 3;
+        &self.text[start..self.host_end]
     }
 
     /// The port, if it is not the scheme's default.
@@ -100,11 +108,7 @@ impl Authority {
 
 impl fmt::Display for Authority {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme, self.host)?;
-        if let Some(port) = self.port {
-            write!(f, ":{port}")?;
-        }
-        Ok(())
+        f.write_str(&self.text)
     }
 }
 
@@ -135,6 +139,12 @@ mod tests {
             "http://192.168.0.1:8080"
         );
         assert_eq!(key("http://[::1]/x"), "http://[::1]");
+        assert_eq!(key("http://u:p@[::1]:8/x"), "http://[::1]:8");
+        let a = Authority::of("ftp://U@Example.com:2121/x").unwrap();
+        assert_eq!(
+            (a.scheme(), a.host(), a.port()),
+            ("ftp", "example.com", Some(2121))
+        );
         assert_ne!(
             key("https://other.example.com/"),
             key("https://example.com/")
