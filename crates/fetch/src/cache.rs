@@ -421,20 +421,16 @@ impl<D: Download> RobotsCache<D> {
             return Ok(Verdict::fixed(true, Reason::RobotsTxt));
         }
         let slot = self.slot(authority);
-        let timing = &self.config.timing;
+        let target = policy::target(url);
         let now = self.clock.now();
-        let cached = {
+        {
             let state = lock(&slot.state);
-            state.is_fresh(now).then(|| state.standing(now, timing))
-        };
-        let standing = match cached {
-            Some(standing) => standing,
-            None => {
-                let state = self.refresh(&slot).await;
-                state.standing(self.clock.now(), timing)
+            if state.is_fresh(now) {
+                return Ok(self.judge(&slot, &state, now, agents, &target));
             }
-        };
-        Ok(self.judge(&slot, standing, agents, &policy::target(url)))
+        }
+        let state = self.refresh(&slot).await;
+        Ok(self.judge(&slot, &state, self.clock.now(), agents, &target))
     }
 
     /// The number of authorities cached.
@@ -539,21 +535,22 @@ impl<D: Download> RobotsCache<D> {
         state
     }
 
-    /// The verdict for `target` (see [`policy::target`]).
+    /// The verdict for `target` (see [`policy::target`]) by `state`.
     fn judge(
         &self,
         slot: &Slot,
-        standing: Standing,
+        state: &State,
+        now: SystemTime,
         agents: &[&str],
         target: &str,
     ) -> Verdict {
-        let (robots, stale) = match standing {
+        let (robots, stale) = match state.standing(now, &self.config.timing) {
             Standing::Obey { robots, stale } => (robots, stale),
             Standing::Fixed { allowed, reason } => {
                 return Verdict::fixed(allowed, reason)
             }
         };
-        let (matcher, crawl_delay) = compiled(slot, &robots, agents);
+        let (matcher, crawl_delay) = compiled(slot, robots, agents);
         let decision = matcher.decide(target);
         let reason = match decision.rule() {
             Some(rule) => Reason::Rule {

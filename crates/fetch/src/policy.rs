@@ -621,11 +621,11 @@ pub struct State {
 /// What a [`State`] means now.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub enum Standing {
+pub enum Standing<'a> {
     /// Obey these rules.
     Obey {
         /// The rules.
-        robots: Arc<Robots>,
+        robots: &'a Arc<Robots>,
         /// True if they come from a copy kept past its lifetime because
         /// refreshing it failed.
         stale: bool,
@@ -694,9 +694,9 @@ impl State {
     }
 
     /// What the state means at `now`.
-    pub fn standing(&self, now: SystemTime, timing: &Timing) -> Standing {
+    pub fn standing(&self, now: SystemTime, timing: &Timing) -> Standing<'_> {
         if let Some(robots) = &self.robots {
-            return Standing::Obey { robots: robots.clone(), stale: false };
+            return Standing::Obey { robots, stale: false };
         }
         let fixed = |allowed, reason| Standing::Fixed { allowed, reason };
         match &self.failure {
@@ -705,10 +705,7 @@ impl State {
             }
             Some(Outcome::Unreachable(reason)) => {
                 if let Some(copy) = &self.last_good {
-                    return Standing::Obey {
-                        robots: copy.clone(),
-                        stale: true,
-                    };
+                    return Standing::Obey { robots: copy, stale: true };
                 }
                 let since = self.unreachable_since.unwrap_or(now);
                 let long = now
