@@ -605,7 +605,7 @@ fn ftp_failure(
 fn ftp_connect_error(e: &suppaftp::FtpError) -> Unreachable {
     match e {
         suppaftp::FtpError::ConnectionError(io) => io_reason(io)
-            .map_or_else(|| Unreachable::Connect(io.to_string()), |r| r),
+            .unwrap_or_else(|| Unreachable::Connect(io.to_string())),
         e => Unreachable::Connect(e.to_string()),
     }
 }
