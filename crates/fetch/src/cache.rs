@@ -87,7 +87,8 @@ impl Default for CacheConfig {
 
 impl CacheConfig {
     /// How many authorities are kept at most (default 10,000); the least
-    /// recently used go first.
+    /// recently used go first (approximately: a CLOCK ring, so that a hit
+    /// costs no bookkeeping).
     pub fn max_entries(mut self, n: usize) -> Self {
         self.max_entries = n.max(1);
         self

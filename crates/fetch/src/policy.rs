@@ -579,7 +579,8 @@ impl Timing {
 
     /// When to ask an unreachable site again, for a failure at `now`:
     /// after 5 minutes for a 503, 1 hour otherwise, or at `Retry-After`
-    /// if sooner.
+    /// if sooner (but never sooner than a second later, so that a date in
+    /// the past cannot make every check a request).
     pub fn retry_at(
         &self,
         reason: &Unreachable,
@@ -591,7 +592,10 @@ impl Timing {
         } else {
             self.retry
         };
-        let wait = retry_after.map_or(base, |r| r.delay(now).min(self.retry));
+        let wait = retry_after.map_or(base, |r| {
+            let floor = Duration::from_secs(1);
+            r.delay(now).clamp(floor, self.retry.max(base).max(floor))
+        });
         now + wait
     }
 }
@@ -1040,6 +1044,13 @@ mod tests {
                 .header("retry-after", "Thu, 01 Jan 1970 00:10:00 GMT"),
         )]);
         assert_eq!(s.expires(), Some(at(600)));
+        // A date in the past: a second, not at once.
+        let s = state_after(&[(
+            5,
+            Response::new(500, vec![])
+                .header("retry-after", "Thu, 01 Jan 1970 00:00:01 GMT"),
+        )]);
+        assert_eq!(s.expires(), Some(at(6)));
         // Never longer than the usual retry.
         let s = state_after(&[(
             0,

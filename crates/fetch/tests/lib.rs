@@ -603,6 +603,7 @@ async fn the_cache_is_bounded() {
     assert_eq!(bytes.len(), 1);
 }
 
+#[cfg(feature = "ftp")]
 #[tokio::test]
 async fn ftp_robots_txt() {
     let root = tempfile::tempdir().unwrap();
