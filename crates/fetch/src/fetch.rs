@@ -503,18 +503,19 @@ impl Fetcher {
             Ok(Err(e)) => return Err(ftp_connect_error(&e)),
             Err(_) => return Err(Unreachable::Timeout),
         };
+        // A refused login is no answer about the file: unreachable.
         if let Err(e) = ftp.login("anonymous", "anonymous@").await {
-            return ftp_failure(e, "login");
+            return Err(Unreachable::Broken(format!("login: {e}")));
         }
         // Image type: the bytes as stored, with no line-end conversion.
         if let Err(e) =
             ftp.transfer_type(suppaftp::types::FileType::Binary).await
         {
-            return ftp_failure(e, "TYPE I");
+            return Err(Unreachable::Broken(format!("TYPE I: {e}")));
         }
         let mut stream = match ftp.retr_as_stream("/robots.txt").await {
             Ok(stream) => stream,
-            Err(e) => return ftp_failure(e, "RETR"),
+            Err(e) => return ftp_failure(e),
         };
         let mut out = Response::new(226, Vec::new());
         let cap = self.config.max_body;
@@ -535,7 +536,7 @@ impl Fetcher {
             // Some servers only report a missing file here, after the
             // (empty) transfer.
             if let Err(e) = stream.finish().await {
-                return ftp_failure(e, "RETR");
+                return ftp_failure(e);
             }
             let _ = ftp.quit().await;
         }
@@ -586,18 +587,15 @@ impl Download for Fetcher {
     }
 }
 
-/// An FTP reply that ends the fetch: a reply code is a response, judged by
+/// A failed `RETR`: a reply code is a response, judged by
 /// [`policy::classify_ftp`]; anything else is a broken connection.
 #[cfg(feature = "ftp")]
-fn ftp_failure(
-    e: suppaftp::FtpError,
-    step: &str,
-) -> Result<Response, Unreachable> {
+fn ftp_failure(e: suppaftp::FtpError) -> Result<Response, Unreachable> {
     match e {
         suppaftp::FtpError::UnexpectedResponse(r) => {
             Ok(Response::new(r.status.code() as u16, Vec::new()))
         }
-        e => Err(Unreachable::Broken(format!("{step}: {e}"))),
+        e => Err(Unreachable::Broken(format!("RETR: {e}"))),
     }
 }
 
