@@ -417,11 +417,16 @@ impl<D: Download> RobotsCache<D> {
         agents: &[&str],
         url: &Url,
     ) -> Result<Verdict, Error> {
-        let authority = Authority::of_url(url)?;
+        let Some(key) = crate::scope::key_of(url) else {
+            // Says which of the two is wrong.
+            return Err(Authority::of_url(url).err().unwrap_or_else(|| {
+                Error::new(ErrorKind::InvalidUrl, url.to_string())
+            }));
+        };
         if policy::is_exempt(url) {
             return Ok(Verdict::fixed(true, Reason::RobotsTxt));
         }
-        let slot = self.slot(authority);
+        let slot = self.slot(&key, url)?;
         let target = policy::target(url);
         let now = self.clock.now();
         {
@@ -449,15 +454,17 @@ impl<D: Download> RobotsCache<D> {
         lock(&self.table).bytes
     }
 
-    /// The slot of `authority`, created if need be, marked as used.
-    fn slot(&self, authority: Authority) -> Arc<Slot> {
+    /// The slot of the authority `key` of `url`, created if need be,
+    /// marked as used.
+    fn slot(&self, key: &str, url: &Url) -> Result<Arc<Slot>, Error> {
         let mut table = lock(&self.table);
-        if let Some(held) = table.slots.get(&authority) {
+        if let Some(held) = table.slots.get(key) {
             if !held.slot.used.load(Relaxed) {
                 held.slot.used.store(true, Relaxed);
             }
-            return held.slot.clone();
+            return Ok(held.slot.clone());
         }
+        let authority = Authority::of_url(url)?;
         let slot = Arc::new(Slot::new(authority.clone()));
         table.slots.insert(authority, Held { slot: slot.clone(), bytes: 0 });
         // At the bound, the new slot takes the place of the one evicted,
@@ -472,7 +479,7 @@ impl<D: Download> RobotsCache<D> {
             None => table.ring.push(slot.clone()),
         }
         self.evict(&mut table, &slot);
-        slot
+        Ok(slot)
     }
 
     /// Counts the slot's new size, if it is still cached, and evicts.

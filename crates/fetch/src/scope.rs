@@ -1,7 +1,9 @@
 //! Which robots.txt governs a URL (RFC 9309 §2.3; Google: "the rules
 //! apply only to the host, protocol and port where the file is posted").
 
+use std::borrow::{Borrow, Cow};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use url::Url;
 
@@ -29,7 +31,9 @@ use crate::{Error, ErrorKind};
 /// assert_ne!(a, Authority::of("http://www.xn--exmple-cua.com/")?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Eq, Hash, PartialEq, Ord, PartialOrd)]
+// Equality, order and hash are the text's alone (the other fields follow
+// from it), so that a cache can look an authority up by its text.
+#[derive(Clone, Debug)]
 pub struct Authority {
     /// `scheme://host[:port]`, the whole key in one string so that a
     /// cache lookup hashes and compares one run of bytes.
@@ -106,6 +110,56 @@ impl Authority {
     }
 }
 
+impl PartialEq for Authority {
+    fn eq(&self, other: &Authority) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Authority {}
+
+impl PartialOrd for Authority {
+    fn partial_cmp(&self, other: &Authority) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Authority {
+    fn cmp(&self, other: &Authority) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl Hash for Authority {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.text.as_str().hash(state)
+    }
+}
+
+impl Borrow<str> for Authority {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The text of `url`'s authority, `scheme://host[:port]`, with no
+/// allocation when the URL has no user information; `None` when `url` has
+/// no authority [`Authority::of_url`] accepts.
+pub(crate) fn key_of(url: &Url) -> Option<Cow<'_, str>> {
+    if !matches!(url.scheme(), "http" | "https" | "ftp")
+        || url.host_str().is_none_or(str::is_empty)
+    {
+        return None;
+    }
+    if url.username().is_empty() && url.password().is_none() {
+        Some(Cow::Borrowed(&url[..url::Position::AfterPort]))
+    } else {
+        let host_port =
+            &url[url::Position::BeforeHost..url::Position::AfterPort];
+        Some(Cow::Owned(format!("{}://{host_port}", url.scheme())))
+    }
+}
+
 impl fmt::Display for Authority {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
@@ -139,6 +193,22 @@ mod tests {
             "http://192.168.0.1:8080"
         );
         assert_eq!(key("http://[::1]/x"), "http://[::1]");
+        for url in [
+            "https://a.example/x?y",
+            "https://u:p@a.example:444/x",
+            "HTTP://A.example:80",
+            "ftp://@h/",
+            "http://[::1]:8/",
+        ] {
+            let parsed = Url::parse(url).unwrap();
+            assert_eq!(
+                key_of(&parsed).as_deref(),
+                Some(key(url).as_str()),
+                "{url}"
+            );
+        }
+        assert_eq!(key_of(&Url::parse("file:///x").unwrap()), None);
+        assert_eq!(key_of(&Url::parse("mailto:a@b").unwrap()), None);
         assert_eq!(key("http://u:p@[::1]:8/x"), "http://[::1]:8");
         let a = Authority::of("ftp://U@Example.com:2121/x").unwrap();
         assert_eq!(
