@@ -48,15 +48,15 @@ use crate::fetch::{Fetch, Outcome, Response, Unavailable, Unreachable};
 
 /// Google reads at most this many bytes of a robots.txt (500 KiB).
 ///
-/// > Crawlers MUST try to parse each line of at least the first 500
-/// > kibibytes. — RFC 9309 §2.5
+/// > The parsing limit MUST be at least 500 kibibytes [KiB].
+/// > — RFC 9309 §2.5
 ///
-/// Google: "content after the maximum file size is ignored".
+/// Google enforces exactly this limit and ignores what comes after it.
 pub const MAX_BODY: usize = robotrules::FETCH_LIMIT;
 
 /// How many consecutive redirects are followed.
 ///
-/// > crawlers SHOULD follow at least five consecutive redirects, even
+/// > It's RECOMMENDED to follow at least five consecutive redirects, even
 /// > across authorities — RFC 9309 §2.3.1.2
 pub const MAX_REDIRECTS: usize = 5;
 
@@ -67,9 +67,9 @@ pub const MAX_REDIRECTS: usize = 5;
 pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(24 * 3600);
 
 /// After this long unreachable, a site with no cached copy is treated as
-/// having no robots.txt (Google: "If the robots.txt file is unreachable
-/// for more than 30 days, the last cached copy is used; if none is
-/// available, Google assumes that there are no crawl restrictions").
+/// having no robots.txt. Google's documentation: past 30 days unreachable,
+/// the last cached copy is used, and with none, no crawl restrictions are
+/// assumed.
 pub const UNREACHABLE_LIMIT: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// How long to wait before asking an unreachable site again.
@@ -94,11 +94,9 @@ pub enum StatusClass {
     Unreachable,
 }
 
-/// The class of an HTTP status code.
-///
-/// > 4xx (except 429): the crawler MAY access any resources on the server.
-/// > 429 and 5xx: the crawler MUST assume complete disallow.
-/// > — RFC 9309 §2.3.1.3–§2.3.1.4, as Google applies them
+/// The class of an HTTP status code: RFC 9309 §2.3.1.3 ("unavailable",
+/// 400–499) and §2.3.1.4 ("unreachable", 500–599), as Google applies them:
+/// 429 counts as unreachable, and so does any code no rule covers.
 ///
 /// # Example
 ///
@@ -166,7 +164,7 @@ impl Stop {
 /// The bookkeeping of one fetch's redirects: where it is, where it has
 /// been, and whether the next `Location` may be followed.
 ///
-/// > crawlers SHOULD follow at least five consecutive redirects, even
+/// > It's RECOMMENDED to follow at least five consecutive redirects, even
 /// > across authorities (for example, hosts in the case of HTTP). If a
 /// > robots.txt file is reached within five consecutive redirects, the
 /// > robots.txt file MUST be fetched, parsed, and its rules followed in
@@ -449,8 +447,9 @@ pub enum Access {
 }
 
 impl Access {
-    /// A sentence for people: `obey the rules`, `every URL is allowed`,
-    /// `every URL is disallowed for now`.
+    /// A sentence for people: `obey the rules`, `no robots.txt: every URL
+    /// is allowed`, `unreachable: every URL is disallowed until a retry
+    /// succeeds`.
     pub fn describe(&self) -> &'static str {
         match self {
             Access::Obey => "obey the rules",
@@ -465,10 +464,13 @@ impl Access {
 /// What `outcome` means for crawlers: obey the fetched rules, allow
 /// everything (unavailable) or disallow everything (unreachable).
 ///
-/// > If the robots.txt is unavailable, crawlers MAY access any resources
-/// > on the server. […] If the robots.txt is unreachable due to server or
-/// > network errors, […] the crawler MUST assume complete disallow.
-/// > — RFC 9309 §2.3.1.3–§2.3.1.4
+/// > If a server status code indicates that the robots.txt file is
+/// > unavailable to the crawler, then the crawler MAY access any resources
+/// > on the server. — RFC 9309 §2.3.1.3
+///
+/// > If the robots.txt file is unreachable due to server or network
+/// > errors, this means the robots.txt file is undefined and the crawler
+/// > MUST assume complete disallow. — RFC 9309 §2.3.1.4
 pub fn access(outcome: &Outcome) -> Access {
     match outcome {
         Outcome::Available(_) => Access::Obey,

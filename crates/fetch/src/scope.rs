@@ -1,5 +1,5 @@
-//! Which robots.txt governs a URL (RFC 9309 §2.3; Google: "the rules
-//! apply only to the host, protocol and port where the file is posted").
+//! Which robots.txt governs a URL: the one at the top of its scheme, host
+//! and port (RFC 9309 §2.3; Google's robots.txt documentation).
 
 use std::borrow::{Borrow, Cow};
 use std::fmt;
@@ -14,7 +14,7 @@ use crate::{Error, ErrorKind};
 ///
 /// > The rules listed in the robots.txt file apply only to the host,
 /// > protocol, and port number where the robots.txt file is hosted.
-/// > — RFC 9309 §2.2.2 and Google's robots.txt documentation
+/// > — Google's robots.txt documentation
 ///
 /// Default ports are equivalent to no port, and IDNs to their punycode
 /// (Google); an IP-address host covers only URLs that use that IP.
