@@ -48,7 +48,7 @@ use crate::fetch::{Fetch, Outcome, Response, Unavailable, Unreachable};
 
 /// Google reads at most this many bytes of a robots.txt (500 KiB).
 ///
-/// > The parsing limit MUST be at least 500 kibibytes [KiB].
+/// > The parsing limit MUST be at least 500 kibibytes \[KiB\].
 /// > — RFC 9309 §2.5
 ///
 /// Google enforces exactly this limit and ignores what comes after it.
