@@ -509,6 +509,38 @@ async fn retry_after_is_honoured() {
 }
 
 #[tokio::test]
+async fn retry_after_dates_are_not_ignored() {
+    let (addr, script) =
+        counting(&[("retry-after", "Thu, 01 Jan 1970 00:10:00 GMT")]).await;
+    script.status.store(503, Ordering::SeqCst);
+    let f = fetch(addr).await;
+    assert_eq!(
+        f.retry_after,
+        Some(robotrules_fetch::policy::RetryAfter::Date(
+            UNIX_EPOCH + Duration::from_secs(600)
+        ))
+    );
+    let clock = Arc::new(ManualClock::new(UNIX_EPOCH));
+    let cache = cache_with(&clock);
+    let url = format!("http://{addr}/x");
+    let v = cache.is_allowed(&["a"], &url).await.unwrap();
+    match v.reason {
+        // A 503 is asked again after 5 minutes unless Retry-After says
+        // otherwise (up to an hour): here, at the date, 10 minutes on.
+        Reason::Unreachable { until, .. } => {
+            assert_eq!(until, UNIX_EPOCH + Duration::from_secs(600))
+        }
+        other => panic!("{other:?}"),
+    }
+    clock.advance(Duration::from_secs(599));
+    cache.is_allowed(&["a"], &url).await.unwrap();
+    assert_eq!(script.hits.load(Ordering::SeqCst), 2, "not asked again yet");
+    clock.advance(Duration::from_secs(1));
+    cache.is_allowed(&["a"], &url).await.unwrap();
+    assert_eq!(script.hits.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
 async fn no_store_is_not_kept() {
     let (addr, script) = counting(&[("cache-control", "no-store")]).await;
     let clock = Arc::new(ManualClock::new(UNIX_EPOCH));
