@@ -278,3 +278,35 @@ fn other_commands_say_what_a_missing_file_means() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("every URL is disallowed"), "{err}");
 }
+
+#[test]
+fn fetch_names_ftp_requests_retr() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("robots.txt"), RULES).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = root.path().to_path_buf();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = libunftp::ServerBuilder::new(Box::new(move || {
+        unftp_sbe_fs::Filesystem::new(dir.clone()).unwrap()
+    }))
+    .passive_ports(50101..=50200)
+    .build()
+    .unwrap();
+    runtime.spawn(server.listen(format!("127.0.0.1:{port}")));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = run(&["fetch", &format!("ftp://127.0.0.1:{port}/pub/")], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "  RETR /robots.txt on ftp://127.0.0.1:{port} -> 226"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("GET ftp://"), "{text}");
+    assert!(text.contains("outcome: available"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
+}
