@@ -223,10 +223,72 @@ const MATCHERS_PER_SITE: usize = 4;
 struct Compiled {
     /// The rules it was built from (compared by address).
     robots: Arc<Robots>,
-    /// The agents, each as its length (4 bytes) and its bytes.
-    agents: Box<[u8]>,
+    agents: AgentsKey,
     matcher: Arc<Matcher>,
     crawl_delay: Option<f64>,
+}
+
+/// The compiled matchers of a site: the most recently used in the slot
+/// itself (one crawler is the common case, and its check then touches no
+/// other allocation), the others beside it.
+#[derive(Debug, Default)]
+struct Matchers {
+    first: Option<Compiled>,
+    rest: Vec<Compiled>,
+}
+
+impl Matchers {
+    fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.rest.len()
+    }
+}
+
+/// Agent names as one key (each name's length, 4 bytes, then its bytes),
+/// kept inline when short.
+#[derive(Debug)]
+struct AgentsKey {
+    len: usize,
+    inline: [u8; AgentsKey::INLINE],
+    long: Option<Box<[u8]>>,
+}
+
+impl AgentsKey {
+    const INLINE: usize = 32;
+
+    fn new(agents: &[&str]) -> AgentsKey {
+        let mut key = Vec::new();
+        for agent in agents {
+            key.extend_from_slice(&(agent.len() as u32).to_le_bytes());
+            key.extend_from_slice(agent.as_bytes());
+        }
+        let mut inline = [0; AgentsKey::INLINE];
+        let long = if key.len() <= AgentsKey::INLINE {
+            inline[..key.len()].copy_from_slice(&key);
+            None
+        } else {
+            Some(key.clone().into_boxed_slice())
+        };
+        AgentsKey { len: key.len(), inline, long }
+    }
+
+    /// Returns true if and only if this is the key of `agents`.
+    fn is(&self, agents: &[&str]) -> bool {
+        let mut key = match &self.long {
+            Some(long) => long,
+            None => &self.inline[..self.len],
+        };
+        for agent in agents {
+            let Some((len, rest)) = key.split_first_chunk::<4>() else {
+                return false;
+            };
+            let len = u32::from_le_bytes(*len) as usize;
+            if len != agent.len() || !rest.starts_with(agent.as_bytes()) {
+                return false;
+            }
+            key = &rest[len..];
+        }
+        key.is_empty()
+    }
 }
 
 #[derive(Debug)]
@@ -239,7 +301,7 @@ struct Slot {
     /// shares its result, cacheable or not.
     flight: Mutex<Option<Arc<OnceCell<State>>>>,
     /// Most recently used first.
-    matchers: Mutex<Vec<Compiled>>,
+    matchers: Mutex<Matchers>,
 }
 
 impl Slot {
@@ -249,7 +311,7 @@ impl Slot {
             used: AtomicBool::new(false),
             state: Mutex::new(State::new()),
             flight: Mutex::new(None),
-            matchers: Mutex::new(Vec::new()),
+            matchers: Mutex::new(Matchers::default()),
         }
     }
 }
@@ -580,57 +642,33 @@ fn compiled(
     robots: &Arc<Robots>,
     agents: &[&str],
 ) -> (Arc<Matcher>, Option<f64>) {
-    let mut matchers = lock(&slot.matchers);
-    let found = matchers.iter().position(|c| {
-        Arc::ptr_eq(&c.robots, robots) && same_agents(&c.agents, agents)
-    });
-    if let Some(at) = found {
-        if at > 0 {
-            matchers[..=at].rotate_right(1);
-        }
-        return (matchers[0].matcher.clone(), matchers[0].crawl_delay);
+    let mut guard = lock(&slot.matchers);
+    let matchers = &mut *guard;
+    let is =
+        |c: &Compiled| Arc::ptr_eq(&c.robots, robots) && c.agents.is(agents);
+    if let Some(c) = matchers.first.as_ref().filter(|c| is(c)) {
+        return (c.matcher.clone(), c.crawl_delay);
     }
-    let matcher = Arc::new(robots.matcher(agents));
-    let crawl_delay =
-        robots.select(agents).groups().find_map(|g| g.crawl_delay());
-    // Matchers of rules no longer in force go.
-    matchers.retain(|c| Arc::ptr_eq(&c.robots, robots));
-    matchers.insert(
-        0,
-        Compiled {
+    let compiled = match matchers.rest.iter().position(is) {
+        Some(at) => matchers.rest.remove(at),
+        None => Compiled {
             robots: robots.clone(),
-            agents: agents_key(agents),
-            matcher: matcher.clone(),
-            crawl_delay,
+            agents: AgentsKey::new(agents),
+            matcher: Arc::new(robots.matcher(agents)),
+            crawl_delay: robots
+                .select(agents)
+                .groups()
+                .find_map(|g| g.crawl_delay()),
         },
-    );
-    matchers.truncate(MATCHERS_PER_SITE);
-    (matcher, crawl_delay)
-}
-
-/// The agents in one allocation: each as its length and its bytes.
-fn agents_key(agents: &[&str]) -> Box<[u8]> {
-    let mut key = Vec::new();
-    for agent in agents {
-        key.extend_from_slice(&(agent.len() as u32).to_le_bytes());
-        key.extend_from_slice(agent.as_bytes());
+    };
+    let answer = (compiled.matcher.clone(), compiled.crawl_delay);
+    if let Some(previous) = matchers.first.replace(compiled) {
+        matchers.rest.insert(0, previous);
     }
-    key.into_boxed_slice()
-}
-
-/// Returns true if and only if `key` is the `agents_key` of `agents`.
-fn same_agents(mut key: &[u8], agents: &[&str]) -> bool {
-    for agent in agents {
-        let Some((len, rest)) = key.split_first_chunk::<4>() else {
-            return false;
-        };
-        let len = u32::from_le_bytes(*len) as usize;
-        if len != agent.len() || !rest.starts_with(agent.as_bytes()) {
-            return false;
-        }
-        key = &rest[len..];
-    }
-    key.is_empty()
+    // Matchers of rules no longer in force go.
+    matchers.rest.retain(|c| Arc::ptr_eq(&c.robots, robots));
+    matchers.rest.truncate(MATCHERS_PER_SITE - 1);
+    answer
 }
 
 #[cfg(test)]
@@ -658,15 +696,20 @@ mod tests {
 
     #[test]
     fn agent_keys() {
-        let key = agents_key(&["a", "bc"]);
-        assert!(same_agents(&key, &["a", "bc"]));
-        assert!(!same_agents(&key, &["a"]));
-        assert!(!same_agents(&key, &["a", "bc", "d"]));
-        assert!(!same_agents(&key, &["ab", "c"]));
-        assert!(!same_agents(&key, &["bc", "a"]));
-        assert!(same_agents(&agents_key(&[]), &[]));
-        assert!(same_agents(&agents_key(&[""]), &[""]));
-        assert!(!same_agents(&agents_key(&[""]), &[]));
+        let key = AgentsKey::new(&["a", "bc"]);
+        assert!(key.is(&["a", "bc"]));
+        assert!(!key.is(&["a"]));
+        assert!(!key.is(&["a", "bc", "d"]));
+        assert!(!key.is(&["ab", "c"]));
+        assert!(!key.is(&["bc", "a"]));
+        assert!(AgentsKey::new(&[]).is(&[]));
+        assert!(AgentsKey::new(&[""]).is(&[""]));
+        assert!(!AgentsKey::new(&[""]).is(&[]));
+        let long = ["Googlebot", "Googlebot-Image", "Googlebot-News"];
+        let key = AgentsKey::new(&long);
+        assert!(key.long.is_some());
+        assert!(key.is(&long));
+        assert!(!key.is(&long[..2]));
     }
 
     #[test]
@@ -683,6 +726,11 @@ mod tests {
             compiled(&slot, &robots, &[name]);
         }
         assert_eq!(lock(&slot.matchers).len(), MATCHERS_PER_SITE);
+        let (e1, _) = compiled(&slot, &robots, &["e"]);
+        let (e2, _) = compiled(&slot, &robots, &["e"]);
+        assert!(Arc::ptr_eq(&e1, &e2), "the most recent is kept");
+        let (d, _) = compiled(&slot, &robots, &["d"]);
+        assert!(Arc::ptr_eq(&d, &compiled(&slot, &robots, &["d"]).0));
         let (rebuilt, _) = compiled(&slot, &robots, &["a"]);
         assert!(!Arc::ptr_eq(&first, &rebuilt), "evicted, then rebuilt");
         let newer = Arc::new(Robots::parse(b""));
