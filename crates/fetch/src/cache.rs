@@ -237,6 +237,7 @@ struct Matchers {
     rest: Vec<Compiled>,
 }
 
+#[cfg(test)]
 impl Matchers {
     fn len(&self) -> usize {
         usize::from(self.first.is_some()) + self.rest.len()
