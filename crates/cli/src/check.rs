@@ -5,7 +5,9 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::bail;
 use robotrules::{Decision, Robots};
-use robotrules_fetch::{Authority, Outcome as Fetched};
+use robotrules_fetch::policy::{self, Access};
+use robotrules_fetch::url::Url;
+use robotrules_fetch::Authority;
 use serde_json::json;
 
 use crate::input;
@@ -53,23 +55,22 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let loaded = input::load(&source)?;
     // For a fetched file, what the fetch came to decides when there is no
     // file to obey (RFC 9309): unavailable allows all, unreachable none.
-    let (body, fixed): (Vec<u8>, Option<bool>) = match &loaded {
-        input::Loaded::Local(body) => (body.clone(), None),
-        input::Loaded::Remote(fetch) => match &fetch.outcome {
-            Fetched::Available(_) => (fetch.body.clone(), None),
-            Fetched::Unavailable(u) => {
-                eprintln!("robotrules: {source}: robots.txt unavailable ({u}): every URL is allowed");
-                (Vec::new(), Some(true))
+    let (body, fixed): (&[u8], Option<bool>) = match &loaded {
+        input::Loaded::Local(body) => (body, None),
+        input::Loaded::Remote(remote) => {
+            for note in remote.notes() {
+                eprintln!("robotrules: {source}: {note}");
             }
-            Fetched::Unreachable(u) => {
-                eprintln!("robotrules: {source}: robots.txt unreachable ({u}): every URL is disallowed for now");
-                (Vec::new(), Some(false))
+            match remote.access {
+                Access::Obey => (&remote.fetch.body, None),
+                Access::AllowAll => (&[], Some(true)),
+                _ => (&[], Some(false)),
             }
-        },
+        }
     };
-    let remote = matches!(loaded, input::Loaded::Remote(_));
+    let remote = loaded.remote().is_some();
     let authority = remote.then(|| Authority::of(&source).ok()).flatten();
-    let robots = Robots::parse(&body);
+    let robots = Robots::parse(body);
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let matcher = robots.matcher(&names);
     let shown = names.join(",");
@@ -85,7 +86,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         let decision = matcher.decide(url);
         // At the crawler's layer, /robots.txt itself is always allowed.
-        let exempt = remote && robotrules::path_of(url) == "/robots.txt";
+        let exempt =
+            remote && Url::parse(url).is_ok_and(|u| policy::is_exempt(&u));
         let allowed = fixed.unwrap_or(decision.is_allowed()) || exempt;
         any_disallowed |= !allowed;
         if args.json {

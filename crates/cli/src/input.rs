@@ -1,31 +1,91 @@
 //! Reading robots.txt bodies (files, standard input or URLs) and URL lists.
 
 use std::io::{self, BufRead, Read};
+use std::time::Duration;
 
 use anyhow::Context;
-use robotrules_fetch::{Authority, Fetch, Fetcher, Outcome};
+use robotrules_fetch::policy::{self, Access};
+use robotrules_fetch::{Authority, Fetch, FetcherConfig, Outcome};
 
 /// A robots.txt as a command got it.
 pub enum Loaded {
     /// Bytes from a file or standard input.
     Local(Vec<u8>),
     /// The result of fetching it over the network.
-    Remote(Box<Fetch>),
+    Remote(Box<Remote>),
+}
+
+/// A fetched robots.txt: what the fetch came to, and what that means for
+/// crawlers (RFC 9309 §2.3.1).
+pub struct Remote {
+    /// Everything that happened.
+    pub fetch: Fetch,
+    /// What the outcome means: obey the rules, allow all, disallow all.
+    pub access: Access,
+}
+
+impl Remote {
+    /// Judges a fetch.
+    pub fn new(fetch: Fetch) -> Remote {
+        let access = policy::access(&fetch.outcome);
+        Remote { fetch, access }
+    }
+
+    /// One sentence for people: the outcome and what it means, such as
+    /// `robots.txt unreachable (503): every URL is disallowed for now`.
+    pub fn summary(&self) -> String {
+        let meaning = match self.access {
+            Access::Obey => "its rules apply",
+            Access::AllowAll => "there is none, so every URL is allowed",
+            Access::DisallowAll => "every URL is disallowed for now",
+            _ => "see the outcome",
+        };
+        format!("robots.txt {}: {meaning}", self.fetch.outcome.describe())
+    }
+
+    /// The notes a command should show: the summary unless the rules
+    /// apply, and a note if the body was cut at 500 KiB.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.access != Access::Obey {
+            notes.push(self.summary());
+        }
+        if self.fetch.truncated {
+            notes.push(format!(
+                "robots.txt is over 500 KiB: only the first {} bytes are \
+                 read, as Google does",
+                self.fetch.bytes_read
+            ));
+        }
+        notes
+    }
 }
 
 impl Loaded {
     /// The body, when there is one to read: a local file, or a fetched
-    /// file that is available. Otherwise an error that says what happened.
+    /// file that is available (a note goes to standard error if it was
+    /// cut at 500 KiB). Otherwise an error that says what happened and
+    /// what it means for crawlers.
     pub fn body(&self, source: &str) -> anyhow::Result<&[u8]> {
         match self {
             Loaded::Local(body) => Ok(body),
-            Loaded::Remote(fetch) => match &fetch.outcome {
-                Outcome::Available(_) => Ok(&fetch.body),
-                other => anyhow::bail!(
-                    "{source}: robots.txt is {}",
-                    other.describe()
-                ),
+            Loaded::Remote(remote) => match &remote.fetch.outcome {
+                Outcome::Available(_) => {
+                    for note in remote.notes() {
+                        eprintln!("robotrules: warning: {source}: {note}");
+                    }
+                    Ok(&remote.fetch.body)
+                }
+                _ => anyhow::bail!("{source}: {}", remote.summary()),
             },
+        }
+    }
+
+    /// The fetch and its meaning, for a robots.txt from the network.
+    pub fn remote(&self) -> Option<&Remote> {
+        match self {
+            Loaded::Local(_) => None,
+            Loaded::Remote(remote) => Some(remote),
         }
     }
 }
@@ -36,19 +96,40 @@ impl Loaded {
 /// codes and size.
 pub fn load(source: &str) -> anyhow::Result<Loaded> {
     if is_remote(source) {
-        return Ok(Loaded::Remote(Box::new(fetch(source)?)));
+        return Ok(Loaded::Remote(Box::new(Remote::new(fetch(source)?))));
     }
     read_robots(source).map(Loaded::Local)
 }
 
-/// Fetches the robots.txt that governs `url`.
+/// Fetches the robots.txt that governs `url`, with the default settings.
 pub fn fetch(url: &str) -> anyhow::Result<Fetch> {
+    fetch_with(url, &Settings::default())
+}
+
+/// How to fetch: `None` keeps the fetcher's default.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The time limit of the whole fetch.
+    pub timeout: Option<Duration>,
+    /// The `User-Agent` header.
+    pub user_agent: Option<String>,
+}
+
+/// Fetches the robots.txt that governs `url`.
+pub fn fetch_with(url: &str, settings: &Settings) -> anyhow::Result<Fetch> {
     let authority = Authority::of(url)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the network runtime")?;
-    let fetcher = Fetcher::new()?;
+    let mut config = FetcherConfig::default();
+    if let Some(timeout) = settings.timeout {
+        config = config.timeout(timeout);
+    }
+    if let Some(agent) = &settings.user_agent {
+        config = config.user_agent(agent.clone());
+    }
+    let fetcher = config.build()?;
     Ok(runtime.block_on(fetcher.fetch(&authority)))
 }
 

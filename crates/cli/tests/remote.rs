@@ -112,5 +112,201 @@ fn lint_and_audit_fetch_too() {
     let out = run(&["lint", &down.url("/")], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("robots.txt is unreachable (503)"));
+        .contains("robots.txt unreachable (503): every URL is disallowed"));
+}
+
+#[test]
+fn fetch_shows_retry_after_as_a_date() {
+    let server = Server::with(503, &[("Retry-After", "120")], String::new());
+    let out = run(&["fetch", &server.url("/")], b"");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text.contains("Retry-After: 120 s, "), "{text}");
+    assert!(text.contains("next try: "), "{text}");
+    assert!(text.contains(" GMT"), "{text}");
+    assert!(!text.contains("unix time"), "{text}");
+    let out = run(&["fetch", "--json", &server.url("/")], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(v["retry_after"].as_str().unwrap().ends_with(" GMT"), "{v}");
+    assert_eq!(v["access"], "disallow-all");
+    assert_eq!(v["cache_lifetime_seconds"], Value::Null);
+    let dated = Server::with(
+        503,
+        &[("Retry-After", "Thu, 01 Jan 2099 00:00:00 GMT")],
+        String::new(),
+    );
+    let text = stdout(&run(&["fetch", &dated.url("/")], b""));
+    assert!(
+        text.contains("Retry-After: a date, Thu, 01 Jan 2099 00:00:00 GMT"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fetch_sends_the_user_agent_given() {
+    let server = Server::start(200, RULES);
+    let out = run(
+        &["fetch", "--user-agent", "ExampleBot/2.0", &server.url("/")],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let requests = server.requests.lock().unwrap();
+    assert!(
+        requests[0]
+            .to_ascii_lowercase()
+            .contains("user-agent: examplebot/2.0"),
+        "{}",
+        requests[0]
+    );
+}
+
+#[test]
+fn fetch_times_out_with_one_line() {
+    // Accepts connections and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for socket in listener.incoming() {
+            held.push(socket);
+        }
+    });
+    let started = std::time::Instant::now();
+    let out =
+        run(&["fetch", "--timeout", "0.5", &format!("http://{addr}/")], b"");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("-> no response"), "{text}");
+    assert!(text.contains("outcome: unreachable (timeout) — "), "{text}");
+    let out =
+        run(&["fetch", "--timeout", "-1", &format!("http://{addr}/")], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn fetch_says_connection_refused_in_one_line() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let out = run(&["fetch", &format!("http://{closed}/")], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("outcome:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.starts_with(
+            "outcome: unreachable (cannot connect: connection refused) — "
+        ),
+        "{line}"
+    );
+    assert!(!text.contains("error sending request"), "{text}");
+    assert!(!text.contains("tcp connect error"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+}
+
+#[test]
+fn truncated_bodies_are_reported_by_every_command() {
+    let mut body = String::from("User-agent: *\nDisallow: /private\n");
+    body.push_str(&"# padding\n".repeat(60_000));
+    body.push_str("Disallow: /late\n");
+    let server = Server::with(200, &[], body);
+    let out = run(
+        &[
+            "check",
+            &server.url("/"),
+            "FooBot",
+            &server.url("/private"),
+            &server.url("/late"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("/private': DISALLOWED"), "{text}");
+    assert!(text.contains("/late': ALLOWED"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("over 500 KiB"), "{err}");
+    for command in ["lint", "audit"] {
+        let out = run(&[command, &server.url("/")], b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("over 500 KiB"), "{command}: {err}");
+    }
+    let out = run(
+        &["explain", &server.url("/"), "FooBot", &server.url("/private")],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("over 500 KiB"), "explain: {err}");
+    let out = run(&["fetch", &server.url("/")], b"");
+    assert!(stdout(&out).contains("cut at 500 KiB: yes"));
+}
+
+#[test]
+fn robots_txt_query_is_judged_by_the_rules() {
+    let server = Server::start(200, "User-agent: *\nDisallow: /\n");
+    let out = run(
+        &[
+            "check",
+            &server.url("/"),
+            "FooBot",
+            &server.url("/robots.txt?x=1"),
+            &server.url("/a/../robots.txt"),
+        ],
+        b"",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("/robots.txt?x=1': DISALLOWED"), "{text}");
+    assert!(text.contains("/a/../robots.txt': ALLOWED"), "{text}");
+}
+
+#[test]
+fn other_commands_say_what_a_missing_file_means() {
+    let gone = Server::start(404, "");
+    let out = run(&["lint", &gone.url("/")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unavailable (404)")
+            && err.contains("every URL is allowed"),
+        "{err}"
+    );
+    let down = Server::start(500, "");
+    let out = run(&["explain", &down.url("/"), "a", &down.url("/x")], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("every URL is disallowed"), "{err}");
+}
+
+#[test]
+fn fetch_names_ftp_requests_retr() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("robots.txt"), RULES).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = root.path().to_path_buf();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = libunftp::ServerBuilder::new(Box::new(move || {
+        unftp_sbe_fs::Filesystem::new(dir.clone()).unwrap()
+    }))
+    .passive_ports(50101..=50200)
+    .build()
+    .unwrap();
+    runtime.spawn(server.listen(format!("127.0.0.1:{port}")));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = run(&["fetch", &format!("ftp://127.0.0.1:{port}/pub/")], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "  RETR /robots.txt on ftp://127.0.0.1:{port} -> 226"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("GET ftp://"), "{text}");
+    assert!(text.contains("outcome: available"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
 }

@@ -45,15 +45,26 @@ pub fn robots_file(body: &[u8]) -> (tempfile::TempDir, String) {
 }
 
 /// A tiny HTTP server on loopback that answers every request with the same
-/// status, headers and body, and counts requests. It stops when dropped.
+/// status, headers and body, keeps each request's head, and counts
+/// requests. It stops when dropped.
 pub struct Server {
     pub addr: std::net::SocketAddr,
     pub hits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    pub requests: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Server {
     pub fn start(status: u16, body: &'static str) -> Server {
+        Server::with(status, &[], body.to_string())
+    }
+
+    /// A server whose answers also carry `headers`.
+    pub fn with(
+        status: u16,
+        headers: &[(&str, &str)],
+        body: String,
+    ) -> Server {
         use std::io::{Read, Write};
         use std::sync::atomic::Ordering;
         let listener =
@@ -61,22 +72,29 @@ impl Server {
         listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
         let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let stop =
             std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (h, s) = (hits.clone(), stop.clone());
+        let (h, r, s) = (hits.clone(), requests.clone(), stop.clone());
+        let extra: String =
+            headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
+        let head = format!(
+            "HTTP/1.1 {status} X\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
+            body.len()
+        );
         std::thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
                 match listener.accept() {
                     Ok((mut socket, _)) => {
                         socket.set_nonblocking(false).unwrap();
                         let mut buf = [0u8; 4096];
-                        let _ = socket.read(&mut buf);
-                        h.fetch_add(1, Ordering::SeqCst);
-                        let reply = format!(
-                            "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                            body.len()
+                        let n = socket.read(&mut buf).unwrap_or(0);
+                        r.lock().unwrap().push(
+                            String::from_utf8_lossy(&buf[..n]).into_owned(),
                         );
-                        let _ = socket.write_all(reply.as_bytes());
+                        h.fetch_add(1, Ordering::SeqCst);
+                        let _ = socket.write_all(head.as_bytes());
+                        let _ = socket.write_all(body.as_bytes());
                     }
                     Err(_) => {
                         std::thread::sleep(std::time::Duration::from_millis(5))
@@ -84,7 +102,7 @@ impl Server {
                 }
             }
         });
-        Server { addr, hits, stop }
+        Server { addr, hits, requests, stop }
     }
 
     pub fn url(&self, path: &str) -> String {

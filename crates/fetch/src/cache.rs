@@ -1,22 +1,19 @@
 //! A shared cache of robots.txt fetches, and the crawler's question:
-//! "may I fetch this URL now?" (REP.md §2–§3).
+//! "may I fetch this URL now?" (RFC 9309 §2.3–§2.4).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
-use robotrules::{Robots, RuleKind};
+use robotrules::{Matcher, Robots, RuleKind};
+use tokio::sync::OnceCell;
+use url::Url;
 
-use crate::fetch::{Fetch, Fetcher, Outcome, Unavailable, Unreachable};
-use crate::{Authority, Error};
-
-/// How long a fetched robots.txt is used by default (RFC 9309: generally
-/// up to 24 hours).
-pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(24 * 3600);
-
-/// After this long unreachable, a site with no cached copy is treated as
-/// having no robots.txt (Google: 30 days).
-pub const UNREACHABLE_LIMIT: Duration = Duration::from_secs(30 * 24 * 3600);
+use crate::fetch::{Download, Fetch, Fetcher, Unavailable, Unreachable};
+use crate::policy::{self, Standing, State, Timing};
+use crate::{Authority, Error, ErrorKind};
 
 /// A source of the current time, so that tests can move it.
 pub trait Clock: Send + Sync + 'static {
@@ -68,15 +65,14 @@ impl Clock for ManualClock {
     }
 }
 
-/// Settings of a [`RobotsCache`].
+/// Settings of a [`RobotsCache`]. Build one with [`CacheConfig::default`]
+/// and the setters.
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct CacheConfig {
     max_entries: usize,
     max_bytes: usize,
-    lifetime: Duration,
-    retry: Duration,
-    retry_503: Duration,
+    timing: Timing,
 }
 
 impl Default for CacheConfig {
@@ -84,16 +80,15 @@ impl Default for CacheConfig {
         CacheConfig {
             max_entries: 10_000,
             max_bytes: 256 << 20,
-            lifetime: DEFAULT_LIFETIME,
-            retry: Duration::from_secs(3600),
-            retry_503: Duration::from_secs(300),
+            timing: Timing::default(),
         }
     }
 }
 
 impl CacheConfig {
     /// How many authorities are kept at most (default 10,000); the least
-    /// recently used go first.
+    /// recently used go first (approximately: a CLOCK ring, so that a hit
+    /// costs no bookkeeping).
     pub fn max_entries(mut self, n: usize) -> Self {
         self.max_entries = n.max(1);
         self
@@ -107,23 +102,29 @@ impl CacheConfig {
     }
 
     /// How long a fetched file is used when the response says nothing
-    /// (default 24 h). `Cache-Control: max-age` shortens it.
+    /// (default and maximum 24 h). `Cache-Control: max-age` shortens it.
     pub fn lifetime(mut self, d: Duration) -> Self {
-        self.lifetime = d;
+        self.timing = self.timing.lifetime(d);
         self
     }
 
     /// How long to wait before asking an unreachable site again (default
     /// 1 h; `Retry-After` is honoured up to this).
     pub fn retry(mut self, d: Duration) -> Self {
-        self.retry = d;
+        self.timing = self.timing.retry(d);
         self
     }
 
     /// The same after a 503, which asks for sooner retries (default
     /// 5 min).
     pub fn retry_503(mut self, d: Duration) -> Self {
-        self.retry_503 = d;
+        self.timing = self.timing.retry_503(d);
+        self
+    }
+
+    /// All the times at once.
+    pub fn timing(mut self, timing: Timing) -> Self {
+        self.timing = timing;
         self
     }
 }
@@ -143,7 +144,8 @@ pub enum Reason {
     },
     /// No rule matched the URL: allowed.
     NoRule,
-    /// The URL is the robots.txt itself, always allowed (RFC 9309 §2.2.2).
+    /// The URL is the robots.txt itself, always allowed (RFC 9309 §2.2.2;
+    /// see [`policy::is_exempt`]).
     RobotsTxt,
     /// There is no robots.txt (a 4xx, or too many redirects): allowed.
     Unavailable(Unavailable),
@@ -161,6 +163,7 @@ pub enum Reason {
 
 /// The answer to "may this crawler fetch this URL now?".
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Verdict {
     /// True if and only if the URL may be fetched.
     pub allowed: bool,
@@ -170,25 +173,40 @@ pub struct Verdict {
     /// refreshing it failed.
     pub stale: bool,
     /// The crawler's `crawl-delay` in seconds, if its group has one
-    /// (REP.md §9; Google ignores it).
+    /// (Google ignores it).
     pub crawl_delay: Option<f64>,
+}
+
+impl Verdict {
+    fn fixed(allowed: bool, reason: Reason) -> Verdict {
+        Verdict { allowed, reason, stale: false, crawl_delay: None }
+    }
 }
 
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let verdict = if self.allowed { "allowed" } else { "disallowed" };
+        write!(f, "{verdict}")?;
         match &self.reason {
-            Reason::Rule { line, kind, pattern } => write!(f, "{verdict} by line {line} ({kind}: {pattern})")?,
-            Reason::NoRule => write!(f, "{verdict}: no rule matches")?,
-            Reason::RobotsTxt => write!(f, "{verdict}: /robots.txt is always allowed")?,
-            Reason::Unavailable(u) => write!(f, "{verdict}: no robots.txt ({u}), so everything is allowed")?,
-            Reason::Unreachable { reason, until } => {
-                let secs = until.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-                write!(f, "{verdict}: robots.txt unreachable ({reason}), so everything is disallowed until unix time {secs}")?
+            Reason::Rule { line, kind, pattern } => {
+                write!(f, " by line {line} ({kind}: {pattern})")?
             }
-            Reason::UnreachableTooLong => {
-                write!(f, "{verdict}: robots.txt unreachable for over 30 days and no copy is kept")?
+            Reason::NoRule => write!(f, ": no rule matches")?,
+            Reason::RobotsTxt => write!(f, ": /robots.txt is always allowed")?,
+            Reason::Unavailable(u) => {
+                write!(f, ": no robots.txt ({u}), so everything is allowed")?
             }
+            Reason::Unreachable { reason, until } => write!(
+                f,
+                ": robots.txt unreachable ({reason}), so everything is \
+                 disallowed until {}",
+                httpdate::fmt_http_date(*until)
+            )?,
+            Reason::UnreachableTooLong => write!(
+                f,
+                ": robots.txt unreachable for over 30 days and no copy is \
+                 kept"
+            )?,
         }
         if self.stale {
             write!(f, " (from a stale copy)")?;
@@ -197,41 +215,170 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// What is known about one authority.
+/// How many agent sets keep a compiled matcher per site.
+const MATCHERS_PER_SITE: usize = 4;
+
+/// A site's rules compiled for one crawler.
+#[derive(Debug)]
+struct Compiled {
+    /// The rules it was built from (compared by address).
+    robots: Arc<Robots>,
+    agents: AgentsKey,
+    matcher: Arc<Matcher>,
+    crawl_delay: Option<f64>,
+}
+
+/// The compiled matchers of a site: the most recently used in the slot
+/// itself (one crawler is the common case, and its check then touches no
+/// other allocation), the others beside it.
 #[derive(Debug, Default)]
-struct Entry {
-    /// The rules in force, when the last fetch gave some.
-    robots: Option<Arc<Robots>>,
-    /// The last good copy, kept for when refreshing fails.
-    last_good: Option<Arc<Robots>>,
-    /// The outcome in force when it is not `Available`.
-    failure: Option<Outcome>,
-    expires: Option<SystemTime>,
-    unreachable_since: Option<SystemTime>,
+struct Matchers {
+    first: Option<Compiled>,
+    rest: Vec<Compiled>,
+}
+
+#[cfg(test)]
+impl Matchers {
+    fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.rest.len()
+    }
+}
+
+/// Agent names as one key (each name's length, 4 bytes, then its bytes),
+/// kept inline when short.
+#[derive(Debug)]
+struct AgentsKey {
+    len: usize,
+    inline: [u8; AgentsKey::INLINE],
+    long: Option<Box<[u8]>>,
+}
+
+impl AgentsKey {
+    const INLINE: usize = 32;
+
+    fn new(agents: &[&str]) -> AgentsKey {
+        let mut key = Vec::new();
+        for agent in agents {
+            key.extend_from_slice(&(agent.len() as u32).to_le_bytes());
+            key.extend_from_slice(agent.as_bytes());
+        }
+        let mut inline = [0; AgentsKey::INLINE];
+        let long = if key.len() <= AgentsKey::INLINE {
+            inline[..key.len()].copy_from_slice(&key);
+            None
+        } else {
+            Some(key.clone().into_boxed_slice())
+        };
+        AgentsKey { len: key.len(), inline, long }
+    }
+
+    /// Returns true if and only if this is the key of `agents`.
+    fn is(&self, agents: &[&str]) -> bool {
+        let mut key = match &self.long {
+            Some(long) => long,
+            None => &self.inline[..self.len],
+        };
+        for agent in agents {
+            let Some((len, rest)) = key.split_first_chunk::<4>() else {
+                return false;
+            };
+            let len = u32::from_le_bytes(*len) as usize;
+            if len != agent.len() || !rest.starts_with(agent.as_bytes()) {
+                return false;
+            }
+            key = &rest[len..];
+        }
+        key.is_empty()
+    }
+}
+
+#[derive(Debug)]
+struct Slot {
+    authority: Authority,
+    /// Used since the clock hand last passed (see `Table`).
+    used: AtomicBool,
+    state: Mutex<State>,
+    /// The fetch in progress: every check that finds the state expired
+    /// shares its result, cacheable or not.
+    flight: Mutex<Option<Arc<OnceCell<State>>>>,
+    /// Most recently used first.
+    matchers: Mutex<Matchers>,
+}
+
+impl Slot {
+    fn new(authority: Authority) -> Slot {
+        Slot {
+            authority,
+            used: AtomicBool::new(false),
+            state: Mutex::new(State::new()),
+            flight: Mutex::new(None),
+            matchers: Mutex::new(Matchers::default()),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Held {
+    slot: Arc<Slot>,
+    /// The slot's bytes as counted in `Table::bytes`.
     bytes: usize,
 }
 
-#[derive(Debug, Default)]
-struct Slot {
-    /// Held while fetching, so that one fetch serves every waiting task.
-    fetching: tokio::sync::Mutex<()>,
-    entry: Mutex<Entry>,
-}
-
+/// The index, with running totals, and a CLOCK ring for eviction (an
+/// approximation of least-recently-used that costs nothing on a hit:
+/// one flag set in the slot). Every operation is O(1), amortised.
 #[derive(Debug, Default)]
 struct Table {
-    slots: HashMap<Authority, (Arc<Slot>, u64)>,
-    tick: u64,
+    slots: HashMap<Authority, Held>,
+    ring: Vec<Arc<Slot>>,
+    hand: usize,
+    bytes: usize,
+}
+
+impl Table {
+    /// The position in the ring of the next slot to evict: the first one
+    /// from the hand not used since the hand last passed, other than
+    /// `keep`. Passing a slot clears its flag.
+    fn victim(&mut self, keep: &Arc<Slot>) -> Option<usize> {
+        let n = self.ring.len();
+        for _ in 0..=2 * n {
+            if self.hand >= n {
+                self.hand = 0;
+            }
+            let slot = &self.ring[self.hand];
+            if !Arc::ptr_eq(slot, keep) && !slot.used.swap(false, Relaxed) {
+                return Some(self.hand);
+            }
+            self.hand += 1;
+        }
+        None
+    }
+
+    /// Drops the slot at ring position `at` from the index.
+    fn forget(&mut self, at: usize) {
+        let authority = &self.ring[at].authority;
+        if let Some(held) = self.slots.remove(authority) {
+            self.bytes -= held.bytes;
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A cache of robots.txt files shared by any number of tasks, with the
-/// RFC 9309 rules for status codes, redirects, size, lifetime and failure.
+/// RFC 9309 rules for status codes, redirects, size, lifetime and failure
+/// (all of them in [`policy`]).
 ///
-/// Concurrent checks of one authority cause a single fetch. A file is used
-/// for 24 hours, or for its `Cache-Control: max-age` if shorter; when a
-/// refresh fails the last good copy is used on. An unreachable site
+/// Concurrent checks of one authority share a single fetch. A file is
+/// used for 24 hours, or for its `Cache-Control: max-age` if shorter;
+/// when a refresh fails the last good copy is used on. An unreachable site
 /// disallows everything until the retry time; after 30 days unreachable
 /// with no copy, it allows everything.
+///
+/// The downloader is the [`Fetcher`] unless another [`Download`] is given
+/// to [`RobotsCache::with`].
 ///
 /// # Example: a crawler loop
 ///
@@ -241,7 +388,7 @@ struct Table {
 /// # async fn crawl(urls: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
 /// let cache = RobotsCache::new()?;
 /// for url in urls {
-///     let verdict = cache.is_allowed("MyCrawler", &url).await?;
+///     let verdict = cache.is_allowed(&["MyCrawler"], &url).await?;
 ///     if !verdict.allowed {
 ///         eprintln!("skip {url}: {verdict}");
 ///         continue;
@@ -254,80 +401,110 @@ struct Table {
 /// # Ok(())
 /// # }
 /// ```
-pub struct RobotsCache {
-    fetcher: Fetcher,
+pub struct RobotsCache<D = Fetcher> {
+    downloader: D,
     clock: Arc<dyn Clock>,
     config: CacheConfig,
     table: Mutex<Table>,
 }
 
-impl std::fmt::Debug for RobotsCache {
+impl<D> std::fmt::Debug for RobotsCache<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RobotsCache").field("config", &self.config).finish()
     }
 }
 
-impl RobotsCache {
+impl RobotsCache<Fetcher> {
     /// A cache with the default fetcher, settings and system clock.
     ///
     /// # Errors
     ///
     /// As for [`Fetcher::new`].
-    pub fn new() -> Result<RobotsCache, Error> {
+    pub fn new() -> Result<RobotsCache<Fetcher>, Error> {
         Ok(RobotsCache::with(
             Fetcher::new()?,
             CacheConfig::default(),
             Arc::new(SystemClock),
         ))
     }
+}
 
-    /// A cache with the given fetcher, settings and clock.
+impl<D: Download> RobotsCache<D> {
+    /// A cache with the given downloader, settings and clock.
     pub fn with(
-        fetcher: Fetcher,
+        downloader: D,
         config: CacheConfig,
         clock: Arc<dyn Clock>,
-    ) -> RobotsCache {
+    ) -> RobotsCache<D> {
         RobotsCache {
-            fetcher,
+            downloader,
             clock,
             config,
             table: Mutex::new(Table::default()),
         }
     }
 
-    /// Returns whether `agent` may fetch `url` now, and why, fetching the
-    /// robots.txt of the URL's authority if it is not cached or has
-    /// expired.
+    /// Returns whether a crawler known by the names `agents` (merged as
+    /// one crawler, as [`Robots::matcher`] does) may fetch `url` now, and
+    /// why, fetching the robots.txt of the URL's authority if it is not
+    /// cached or has expired.
+    ///
+    /// The URL judged is the one that will be requested: `url` is parsed
+    /// as a browser would (WHATWG), so dot segments (`/a/../private`,
+    /// `%2e%2e`), backslashes and tabs cannot hide a path from the rules
+    /// (see [`policy::target`]). `/robots.txt` itself is always allowed
+    /// ([`policy::is_exempt`]).
     ///
     /// # Errors
     ///
     /// Only for a URL that is not an absolute `http`, `https` or `ftp` URL.
     pub async fn is_allowed(
         &self,
-        agent: &str,
+        agents: &[&str],
         url: &str,
     ) -> Result<Verdict, Error> {
-        let parsed = url::Url::parse(url).map_err(|e| {
-            Error::new(crate::ErrorKind::InvalidUrl, format!("{url:?}: {e}"))
+        let parsed = Url::parse(url).map_err(|e| {
+            Error::new(ErrorKind::InvalidUrl, format!("{url:?}: {e}"))
         })?;
-        let authority = Authority::of_url(&parsed)?;
-        if parsed.path() == "/robots.txt" {
-            return Ok(Verdict {
-                allowed: true,
-                reason: Reason::RobotsTxt,
-                stale: false,
-                crawl_delay: None,
-            });
+        self.is_allowed_url(agents, &parsed).await
+    }
+
+    /// [`RobotsCache::is_allowed`] for a URL already parsed.
+    ///
+    /// # Errors
+    ///
+    /// Only for a URL that is not an `http`, `https` or `ftp` URL with a
+    /// host.
+    pub async fn is_allowed_url(
+        &self,
+        agents: &[&str],
+        url: &Url,
+    ) -> Result<Verdict, Error> {
+        let Some(key) = crate::scope::key_of(url) else {
+            // Says which of the two is wrong.
+            return Err(Authority::of_url(url).err().unwrap_or_else(|| {
+                Error::new(ErrorKind::InvalidUrl, url.to_string())
+            }));
+        };
+        if policy::is_exempt(url) {
+            return Ok(Verdict::fixed(true, Reason::RobotsTxt));
         }
-        let slot = self.slot(&authority);
-        self.refresh(&slot, &authority).await;
-        let entry = slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(self.judge(&entry, agent, url))
+        let slot = self.slot(&key, url)?;
+        let target = policy::target(url);
+        let now = self.clock.now();
+        {
+            let state = lock(&slot.state);
+            if state.is_fresh(now) {
+                return Ok(self.judge(&slot, &state, now, agents, &target));
+            }
+        }
+        let state = self.refresh(&slot).await;
+        Ok(self.judge(&slot, &state, self.clock.now(), agents, &target))
     }
 
     /// The number of authorities cached.
     pub fn len(&self) -> usize {
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).slots.len()
+        lock(&self.table).slots.len()
     }
 
     /// Returns true if and only if nothing is cached.
@@ -335,198 +512,230 @@ impl RobotsCache {
         self.len() == 0
     }
 
-    fn slot(&self, authority: &Authority) -> Arc<Slot> {
-        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        table.tick += 1;
-        let tick = table.tick;
-        let slot = table
-            .slots
-            .entry(authority.clone())
-            .or_insert_with(|| (Arc::new(Slot::default()), tick));
-        slot.1 = tick;
-        let slot = slot.0.clone();
-        self.evict(&mut table, authority);
-        slot
+    /// The body bytes cached, over all authorities.
+    pub fn bytes(&self) -> usize {
+        lock(&self.table).bytes
     }
 
-    /// Drops the least recently used entries beyond the bounds, never the
-    /// one in use.
-    fn evict(&self, table: &mut Table, keep: &Authority) {
-        loop {
-            let bytes: usize = table
-                .slots
-                .values()
-                .map(|(s, _)| s.entry.lock().map_or(0, |e| e.bytes))
-                .sum();
-            if table.slots.len() <= self.config.max_entries
-                && bytes <= self.config.max_bytes
-            {
-                return;
+    /// The slot of the authority `key` of `url`, created if need be,
+    /// marked as used.
+    fn slot(&self, key: &str, url: &Url) -> Result<Arc<Slot>, Error> {
+        let mut table = lock(&self.table);
+        if let Some(held) = table.slots.get(key) {
+            if !held.slot.used.load(Relaxed) {
+                held.slot.used.store(true, Relaxed);
             }
-            let oldest = table
-                .slots
-                .iter()
-                .filter(|(k, _)| *k != keep)
-                .min_by_key(|(_, (_, tick))| *tick)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => {
-                    table.slots.remove(&k);
-                }
-                None => return,
-            }
+            return Ok(held.slot.clone());
         }
+        let authority = Authority::of_url(url)?;
+        let slot = Arc::new(Slot::new(authority.clone()));
+        table.slots.insert(authority, Held { slot: slot.clone(), bytes: 0 });
+        // At the bound, the new slot takes the place of the one evicted,
+        // just behind the hand: the last to be looked at again.
+        let full = table.ring.len() >= self.config.max_entries;
+        match full.then(|| table.victim(&slot)).flatten() {
+            Some(at) => {
+                table.forget(at);
+                table.ring[at] = slot.clone();
+                table.hand = at + 1;
+            }
+            None => table.ring.push(slot.clone()),
+        }
+        self.evict(&mut table, &slot);
+        Ok(slot)
     }
 
-    /// Fetches the robots.txt if the entry has expired; one task fetches
-    /// while the others wait for it.
-    async fn refresh(&self, slot: &Slot, authority: &Authority) {
-        let fresh = |slot: &Slot| {
-            let entry = slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-            entry.expires.is_some_and(|t| self.clock.now() < t)
-        };
-        if fresh(slot) {
-            return;
+    /// Counts the slot's new size, if it is still cached, and evicts.
+    fn account(&self, slot: &Arc<Slot>, bytes: usize) {
+        let mut table = lock(&self.table);
+        let table = &mut *table;
+        if let Some(held) = table.slots.get_mut(&slot.authority) {
+            if Arc::ptr_eq(&held.slot, slot) {
+                table.bytes = table.bytes - held.bytes + bytes;
+                held.bytes = bytes;
+            }
         }
-        let _guard = slot.fetching.lock().await;
-        if fresh(slot) {
-            return;
-        }
-        let fetch = self.fetcher.fetch(authority).await;
+        self.evict(table, slot);
+    }
+
+    /// Drops entries beyond the bounds, the least recently used first
+    /// (approximately), never the one in use.
+    fn evict(&self, table: &mut Table, keep: &Arc<Slot>) {
+        while table.slots.len() > self.config.max_entries
+            || table.bytes > self.config.max_bytes
         {
-            let mut entry =
-                slot.entry.lock().unwrap_or_else(|e| e.into_inner());
-            self.record(&mut entry, fetch);
-        }
-        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        self.evict(&mut table, authority);
-    }
-
-    fn record(&self, entry: &mut Entry, fetch: Fetch) {
-        let now = self.clock.now();
-        match &fetch.outcome {
-            Outcome::Available(robots) => {
-                let lifetime =
-                    fetch.max_age.map_or(self.config.lifetime, |age| {
-                        age.min(self.config.lifetime)
-                    });
-                let lifetime = if fetch.no_store || fetch.no_cache {
-                    Duration::ZERO
-                } else {
-                    lifetime
-                };
-                entry.robots = Some(robots.clone());
-                // `no-store`: use it for this request only, keep nothing.
-                entry.last_good =
-                    if fetch.no_store { None } else { Some(robots.clone()) };
-                entry.failure = None;
-                entry.unreachable_since = None;
-                entry.bytes =
-                    if fetch.no_store { 0 } else { fetch.bytes_read };
-                entry.expires = Some(now + lifetime);
-            }
-            Outcome::Unavailable(_) => {
-                let lifetime =
-                    fetch.max_age.map_or(self.config.lifetime, |age| {
-                        age.min(self.config.lifetime)
-                    });
-                entry.robots = None;
-                entry.last_good = None;
-                entry.failure = Some(fetch.outcome.clone());
-                entry.unreachable_since = None;
-                entry.bytes = 0;
-                entry.expires = Some(now + lifetime);
-            }
-            Outcome::Unreachable(reason) => {
-                let base = if *reason == Unreachable::Status(503) {
-                    self.config.retry_503
-                } else {
-                    self.config.retry
-                };
-                let retry = fetch
-                    .retry_after
-                    .map_or(base, |r| r.min(self.config.retry));
-                entry.robots = None;
-                entry.failure = Some(fetch.outcome.clone());
-                entry.unreachable_since.get_or_insert(now);
-                entry.expires = Some(now + retry);
-            }
+            let Some(at) = table.victim(keep) else { return };
+            table.forget(at);
+            table.ring.swap_remove(at);
         }
     }
 
-    fn judge(&self, entry: &Entry, agent: &str, url: &str) -> Verdict {
-        let from_rules = |robots: &Robots, stale: bool| {
-            let decision = robots.decide(&[agent], url);
-            let reason = match decision.rule() {
-                Some(rule) => Reason::Rule {
-                    line: rule.line(),
-                    kind: rule.kind(),
-                    pattern: String::from_utf8_lossy(rule.as_written())
-                        .into_owned(),
-                },
-                None => Reason::NoRule,
-            };
-            let crawl_delay =
-                robots.select(&[agent]).groups().find_map(|g| g.crawl_delay());
-            Verdict {
-                allowed: decision.is_allowed(),
-                reason,
-                stale,
-                crawl_delay,
+    /// Fetches the robots.txt and records it; concurrent callers share
+    /// the one fetch in flight and its result.
+    async fn refresh(&self, slot: &Arc<Slot>) -> State {
+        let flight =
+            lock(&slot.flight).get_or_insert_with(Default::default).clone();
+        let state = flight
+            .get_or_init(|| async {
+                let timing = &self.config.timing;
+                let now = self.clock.now();
+                {
+                    // A flight that ended just before this one began.
+                    let state = lock(&slot.state);
+                    if state.is_fresh(now) {
+                        return state.clone();
+                    }
+                }
+                let downloaded =
+                    self.downloader.download(&slot.authority).await;
+                let fetch = Fetch::new(&slot.authority, downloaded);
+                let (state, bytes) = {
+                    let mut state = lock(&slot.state);
+                    state.record(&fetch, self.clock.now(), timing);
+                    (state.clone(), state.bytes())
+                };
+                self.account(slot, bytes);
+                state
+            })
+            .await
+            .clone();
+        let mut current = lock(&slot.flight);
+        if current.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flight)) {
+            *current = None;
+        }
+        state
+    }
+
+    /// The verdict for `target` (see [`policy::target`]) by `state`.
+    fn judge(
+        &self,
+        slot: &Slot,
+        state: &State,
+        now: SystemTime,
+        agents: &[&str],
+        target: &str,
+    ) -> Verdict {
+        let (robots, stale) = match state.standing(now, &self.config.timing) {
+            Standing::Obey { robots, stale } => (robots, stale),
+            Standing::Fixed { allowed, reason } => {
+                return Verdict::fixed(allowed, reason)
             }
         };
-        if let Some(robots) = &entry.robots {
-            return from_rules(robots, false);
-        }
-        match &entry.failure {
-            Some(Outcome::Unavailable(u)) => Verdict {
-                allowed: true,
-                reason: Reason::Unavailable(*u),
-                stale: false,
-                crawl_delay: None,
+        let (matcher, crawl_delay) = compiled(slot, robots, agents);
+        let decision = matcher.decide(target);
+        let reason = match decision.rule() {
+            Some(rule) => Reason::Rule {
+                line: rule.line(),
+                kind: rule.kind(),
+                pattern: String::from_utf8_lossy(rule.as_written())
+                    .into_owned(),
             },
-            Some(Outcome::Unreachable(reason)) => {
-                if let Some(copy) = &entry.last_good {
-                    return from_rules(copy, true);
-                }
-                let since = entry
-                    .unreachable_since
-                    .unwrap_or_else(|| self.clock.now());
-                let long = self
-                    .clock
-                    .now()
-                    .duration_since(since)
-                    .is_ok_and(|d| d > UNREACHABLE_LIMIT);
-                if long {
-                    Verdict {
-                        allowed: true,
-                        reason: Reason::UnreachableTooLong,
-                        stale: false,
-                        crawl_delay: None,
-                    }
-                } else {
-                    let until =
-                        entry.expires.unwrap_or_else(|| self.clock.now());
-                    Verdict {
-                        allowed: false,
-                        reason: Reason::Unreachable {
-                            reason: reason.clone(),
-                            until,
-                        },
-                        stale: false,
-                        crawl_delay: None,
-                    }
-                }
-            }
-            _ => Verdict {
-                allowed: false,
-                reason: Reason::Unreachable {
-                    reason: Unreachable::Timeout,
-                    until: self.clock.now(),
-                },
-                stale: false,
-                crawl_delay: None,
+            None => Reason::NoRule,
+        };
+        Verdict { allowed: decision.is_allowed(), reason, stale, crawl_delay }
+    }
+}
+
+/// The matcher of `robots` for `agents`, built on first use and kept for
+/// a few agent sets per site.
+fn compiled(
+    slot: &Slot,
+    robots: &Arc<Robots>,
+    agents: &[&str],
+) -> (Arc<Matcher>, Option<f64>) {
+    let mut guard = lock(&slot.matchers);
+    let matchers = &mut *guard;
+    let is =
+        |c: &Compiled| Arc::ptr_eq(&c.robots, robots) && c.agents.is(agents);
+    if let Some(c) = matchers.first.as_ref().filter(|c| is(c)) {
+        return (c.matcher.clone(), c.crawl_delay);
+    }
+    let compiled = match matchers.rest.iter().position(is) {
+        Some(at) => matchers.rest.remove(at),
+        None => Compiled {
+            robots: robots.clone(),
+            agents: AgentsKey::new(agents),
+            matcher: Arc::new(robots.matcher(agents)),
+            crawl_delay: robots
+                .select(agents)
+                .groups()
+                .find_map(|g| g.crawl_delay()),
+        },
+    };
+    let answer = (compiled.matcher.clone(), compiled.crawl_delay);
+    if let Some(previous) = matchers.first.replace(compiled) {
+        matchers.rest.insert(0, previous);
+    }
+    // Matchers of rules no longer in force go.
+    matchers.rest.retain(|c| Arc::ptr_eq(&c.robots, robots));
+    matchers.rest.truncate(MATCHERS_PER_SITE - 1);
+    answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::UNIX_EPOCH;
+
+    #[test]
+    fn verdicts_show_dates() {
+        let v = Verdict::fixed(
+            false,
+            Reason::Unreachable {
+                reason: Unreachable::Status(503),
+                until: UNIX_EPOCH + Duration::from_secs(1_795_346_333),
             },
+        );
+        assert_eq!(
+            v.to_string(),
+            "disallowed: robots.txt unreachable (503), so everything is \
+             disallowed until Sun, 22 Nov 2026 11:18:53 GMT"
+        );
+        let v = Verdict::fixed(true, Reason::RobotsTxt);
+        assert_eq!(v.to_string(), "allowed: /robots.txt is always allowed");
+    }
+
+    #[test]
+    fn agent_keys() {
+        let key = AgentsKey::new(&["a", "bc"]);
+        assert!(key.is(&["a", "bc"]));
+        assert!(!key.is(&["a"]));
+        assert!(!key.is(&["a", "bc", "d"]));
+        assert!(!key.is(&["ab", "c"]));
+        assert!(!key.is(&["bc", "a"]));
+        assert!(AgentsKey::new(&[]).is(&[]));
+        assert!(AgentsKey::new(&[""]).is(&[""]));
+        assert!(!AgentsKey::new(&[""]).is(&[]));
+        let long = ["Googlebot", "Googlebot-Image", "Googlebot-News"];
+        let key = AgentsKey::new(&long);
+        assert!(key.long.is_some());
+        assert!(key.is(&long));
+        assert!(!key.is(&long[..2]));
+    }
+
+    #[test]
+    fn matchers_are_kept_per_agent_set() {
+        let slot = Slot::new(Authority::of("http://h/").unwrap());
+        let robots = Arc::new(Robots::parse(
+            b"user-agent: a\ncrawl-delay: 3\ndisallow: /x\n",
+        ));
+        let (first, delay) = compiled(&slot, &robots, &["a"]);
+        assert_eq!(delay, Some(3.0));
+        let (again, _) = compiled(&slot, &robots, &["a"]);
+        assert!(Arc::ptr_eq(&first, &again));
+        for name in ["b", "c", "d", "e"] {
+            compiled(&slot, &robots, &[name]);
         }
+        assert_eq!(lock(&slot.matchers).len(), MATCHERS_PER_SITE);
+        let (e1, _) = compiled(&slot, &robots, &["e"]);
+        let (e2, _) = compiled(&slot, &robots, &["e"]);
+        assert!(Arc::ptr_eq(&e1, &e2), "the most recent is kept");
+        let (d, _) = compiled(&slot, &robots, &["d"]);
+        assert!(Arc::ptr_eq(&d, &compiled(&slot, &robots, &["d"]).0));
+        let (rebuilt, _) = compiled(&slot, &robots, &["a"]);
+        assert!(!Arc::ptr_eq(&first, &rebuilt), "evicted, then rebuilt");
+        let newer = Arc::new(Robots::parse(b""));
+        compiled(&slot, &newer, &["a"]);
+        assert_eq!(lock(&slot.matchers).len(), 1, "old rules' matchers go");
     }
 }

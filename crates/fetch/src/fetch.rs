@@ -1,21 +1,21 @@
-//! Fetching a robots.txt and mapping the result (REP.md §2).
+//! Fetching a robots.txt: the [`Download`] trait, the reqwest and FTP
+//! [`Fetcher`], and what a fetch came to (RFC 9309 §2.3).
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use robotrules::Robots;
-use url::Url;
 
+use crate::policy::{
+    self, CacheControl, Redirects, RetryAfter, MAX_BODY, MAX_REDIRECTS,
+};
 use crate::{Authority, Error, ErrorKind};
 
-/// Google reads at most this many bytes of a robots.txt (500 KiB).
-pub const MAX_BODY: usize = robotrules::FETCH_LIMIT;
-
-/// How many consecutive redirects are followed (RFC 9309: at least five).
-pub const MAX_REDIRECTS: usize = 5;
-
-/// What fetching a robots.txt came to, as the crawler must treat it.
+/// What fetching a robots.txt came to (RFC 9309 §2.3.1). What it means for
+/// crawlers is [`policy::access`].
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Outcome {
     /// 2xx: parse the body and obey it.
     Available(Arc<Robots>),
@@ -43,7 +43,7 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 #[non_exhaustive]
 pub enum Unavailable {
-    /// A 4xx status other than 429.
+    /// A 4xx status other than 429 (or a permanent FTP failure).
     Status(u16),
     /// More than [`MAX_REDIRECTS`] redirects.
     TooManyRedirects,
@@ -55,9 +55,7 @@ impl std::fmt::Display for Unavailable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unavailable::Status(s) => write!(f, "{s}"),
-            Unavailable::TooManyRedirects => {
-                write!(f, "more than {MAX_REDIRECTS} redirects")
-            }
+            Unavailable::TooManyRedirects => write!(f, "too many redirects"),
             Unavailable::RedirectLoop => write!(f, "redirect loop"),
         }
     }
@@ -71,7 +69,8 @@ pub enum Unreachable {
     Status(u16),
     /// The connection or the whole fetch took too long.
     Timeout,
-    /// The host could not be resolved or connected to.
+    /// The host could not be resolved or connected to: a short reason
+    /// such as `connection refused`.
     Connect(String),
     /// The connection broke, or the response was malformed or could not
     /// be decoded.
@@ -91,15 +90,165 @@ impl std::fmt::Display for Unreachable {
 
 /// One request of a fetch: the URL asked and the status it answered.
 #[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
 pub struct Hop {
     /// The URL requested.
     pub url: String,
-    /// The status, if a response came.
+    /// The status (an FTP reply code for `ftp://`), if a response came.
     pub status: Option<u16>,
 }
 
-/// Everything that happened when fetching a robots.txt.
+impl Hop {
+    /// A request of `url`, answered with `status` (`None`: no response).
+    pub fn new(url: impl Into<String>, status: Option<u16>) -> Hop {
+        Hop { url: url.into(), status }
+    }
+}
+
+/// A raw response to a request for a robots.txt, as a [`Download`] gives
+/// it: the final status, the headers that matter, the body up to the cap,
+/// and every request made. [`Fetch::new`] applies the rules to it.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::{Hop, Response};
+///
+/// let response = Response::new(200, b"User-agent: *\nDisallow: /x\n".to_vec())
+///     .header("Cache-Control", "max-age=3600")
+///     .header("X-Other", "ignored")
+///     .hops(vec![
+///         Hop::new("http://example.com/robots.txt", Some(301)),
+///         Hop::new("https://example.com/robots.txt", Some(200)),
+///     ]);
+/// assert_eq!(response.cache_control, ["max-age=3600"]);
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Response {
+    /// Each request in order, redirects first, the final one last. Empty:
+    /// one request of the authority's robots.txt.
+    pub hops: Vec<Hop>,
+    /// The final status code (an FTP reply code for `ftp://`).
+    pub status: u16,
+    /// The `Cache-Control` header values.
+    pub cache_control: Vec<String>,
+    /// The `Retry-After` header value.
+    pub retry_after: Option<String>,
+    /// The `Location` header value, when the final status is a redirect
+    /// the downloader did not follow.
+    pub location: Option<String>,
+    /// The body, after content decoding, at most [`MAX_BODY`] bytes.
+    pub body: Vec<u8>,
+    /// True if the body was longer than the cap and the rest not read.
+    pub truncated: bool,
+}
+
+impl Response {
+    /// A response with `status` and `body`, no headers, one request.
+    pub fn new(status: u16, body: Vec<u8>) -> Response {
+        Response { status, body, ..Response::default() }
+    }
+
+    /// Adds a header; only `Cache-Control`, `Retry-After` and `Location`
+    /// are kept (names compare without regard to ASCII case).
+    pub fn header(mut self, name: &str, value: &str) -> Response {
+        if name.eq_ignore_ascii_case("cache-control") {
+            self.cache_control.push(value.to_string());
+        } else if name.eq_ignore_ascii_case("retry-after") {
+            self.retry_after = Some(value.to_string());
+        } else if name.eq_ignore_ascii_case("location") {
+            self.location = Some(value.to_string());
+        }
+        self
+    }
+
+    /// Sets the requests made.
+    pub fn hops(mut self, hops: Vec<Hop>) -> Response {
+        self.hops = hops;
+        self
+    }
+
+    /// Says whether the body was cut at the cap.
+    pub fn truncated(mut self, truncated: bool) -> Response {
+        self.truncated = truncated;
+        self
+    }
+}
+
+/// A download that got no response: a DNS failure, a refused or reset
+/// connection, a timeout, a malformed response.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub struct Failure {
+    /// Each request made, the failed one last.
+    pub hops: Vec<Hop>,
+    /// What went wrong.
+    pub reason: Unreachable,
+}
+
+impl Failure {
+    /// A failure for `reason`, with no requests recorded.
+    pub fn new(reason: Unreachable) -> Failure {
+        Failure { hops: Vec::new(), reason }
+    }
+
+    /// Sets the requests made.
+    pub fn hops(mut self, hops: Vec<Hop>) -> Failure {
+        self.hops = hops;
+        self
+    }
+}
+
+/// Downloads the robots.txt of an authority: the one piece of I/O of the
+/// access method, so that a crawler can plug in its own HTTP stack (a
+/// proxy pool, a politeness scheduler, a framework's downloader). The
+/// [`Fetcher`] is the default.
+///
+/// A download requests `authority.robots_url()` (HTTP GET, or FTP `RETR
+/// /robots.txt`), follows redirects as [`policy::Redirects`] says,
+/// decodes the content, reads at most [`MAX_BODY`] bytes of the body
+/// (see [`policy::take`]), and returns what it got. It does not judge:
+/// [`Fetch::new`] applies the rules.
+///
+/// # Example: an in-memory downloader
+///
+/// ```
+/// use robotrules_fetch::{Authority, Download, Failure, Response};
+///
+/// struct Fixed;
+///
+/// impl Download for Fixed {
+///     async fn download(&self, _: &Authority) -> Result<Response, Failure> {
+///         Ok(Response::new(200, b"User-agent: *\nDisallow: /\n".to_vec()))
+///     }
+/// }
+/// ```
+pub trait Download: Send + Sync {
+    /// Downloads the robots.txt of `authority`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`] when no final response came.
+    fn download(
+        &self,
+        authority: &Authority,
+    ) -> impl Future<Output = Result<Response, Failure>> + Send;
+}
+
+/// A shared downloader downloads.
+impl<T: Download> Download for Arc<T> {
+    fn download(
+        &self,
+        authority: &Authority,
+    ) -> impl Future<Output = Result<Response, Failure>> + Send {
+        (**self).download(authority)
+    }
+}
+
+/// Everything that happened when fetching a robots.txt, judged.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Fetch {
     /// The authority whose robots.txt this is (the first URL's, whatever
     /// the redirects).
@@ -112,16 +261,62 @@ pub struct Fetch {
     pub bytes_read: usize,
     /// True if the body was longer than the cap and the rest was not read.
     pub truncated: bool,
-    /// `Cache-Control: max-age`, if the final response had one.
-    pub max_age: Option<Duration>,
-    /// `Cache-Control: no-store` was given.
-    pub no_store: bool,
-    /// `Cache-Control: no-cache` was given.
-    pub no_cache: bool,
-    /// `Retry-After` in seconds, if the final response had one.
-    pub retry_after: Option<Duration>,
+    /// The final response's `Cache-Control`.
+    pub cache_control: CacheControl,
+    /// The final response's `Retry-After`.
+    pub retry_after: Option<RetryAfter>,
     /// The body as read (at most the cap), for tools that show it.
     pub body: Vec<u8>,
+}
+
+impl Fetch {
+    /// Judges what a download of the robots.txt of `authority` returned
+    /// (see [`policy::outcome`]). A body longer than [`MAX_BODY`] is cut.
+    pub fn new(
+        authority: &Authority,
+        downloaded: Result<Response, Failure>,
+    ) -> Fetch {
+        let mut fetch = Fetch {
+            authority: authority.clone(),
+            hops: Vec::new(),
+            outcome: Outcome::Unreachable(Unreachable::Timeout),
+            bytes_read: 0,
+            truncated: false,
+            cache_control: CacheControl::default(),
+            retry_after: None,
+            body: Vec::new(),
+        };
+        let mut response = match downloaded {
+            Ok(response) => response,
+            Err(failure) => {
+                fetch.hops = failure.hops;
+                if fetch.hops.is_empty() {
+                    fetch.hops.push(Hop::new(authority.robots_url(), None));
+                }
+                fetch.outcome = Outcome::Unreachable(failure.reason);
+                return fetch;
+            }
+        };
+        if response.hops.is_empty() {
+            response
+                .hops
+                .push(Hop::new(authority.robots_url(), Some(response.status)));
+        }
+        if response.body.len() > MAX_BODY {
+            response.body.truncate(MAX_BODY);
+            response.truncated = true;
+        }
+        fetch.outcome = policy::outcome(authority.scheme(), &response);
+        fetch.cache_control =
+            CacheControl::parse(response.cache_control.iter().map(|v| &**v));
+        fetch.retry_after =
+            response.retry_after.as_deref().and_then(RetryAfter::parse);
+        fetch.bytes_read = response.body.len();
+        fetch.truncated = response.truncated;
+        fetch.hops = response.hops;
+        fetch.body = response.body;
+        fetch
+    }
 }
 
 /// Settings of a [`Fetcher`]. Build one with [`FetcherConfig::default`]
@@ -169,9 +364,10 @@ impl FetcherConfig {
         self
     }
 
-    /// How many body bytes are read at most (default 500 KiB).
+    /// How many body bytes are read at most (default and maximum
+    /// 500 KiB).
     pub fn max_body(mut self, bytes: usize) -> Self {
-        self.max_body = bytes;
+        self.max_body = bytes.min(MAX_BODY);
         self
     }
 
@@ -199,7 +395,7 @@ impl FetcherConfig {
 }
 
 /// Fetches robots.txt files over HTTP, HTTPS and (with the `ftp` feature)
-/// FTP, and maps what happens to an [`Outcome`].
+/// FTP. It is the default [`Download`].
 #[derive(Clone, Debug)]
 pub struct Fetcher {
     client: reqwest::Client,
@@ -221,101 +417,50 @@ impl Fetcher {
         &self.config
     }
 
-    /// Fetches the robots.txt of `authority`. Never fails: every problem is
-    /// an [`Outcome`].
+    /// Fetches the robots.txt of `authority` and judges it. Never fails:
+    /// every problem is an [`Outcome`].
     pub async fn fetch(&self, authority: &Authority) -> Fetch {
-        let mut fetch = Fetch {
-            authority: authority.clone(),
-            hops: Vec::new(),
-            outcome: Outcome::Unreachable(Unreachable::Timeout),
-            bytes_read: 0,
-            truncated: false,
-            max_age: None,
-            no_store: false,
-            no_cache: false,
-            retry_after: None,
-            body: Vec::new(),
-        };
-        let work = async {
-            if authority.scheme() == "ftp" {
-                self.fetch_ftp(authority, &mut fetch).await
-            } else {
-                self.fetch_http(authority, &mut fetch).await
-            }
-        };
-        match tokio::time::timeout(self.config.timeout, work).await {
-            Ok(outcome) => fetch.outcome = outcome,
-            Err(_) => {
-                fetch.outcome = Outcome::Unreachable(Unreachable::Timeout)
-            }
-        }
-        fetch
+        Fetch::new(authority, self.download(authority).await)
     }
 
     async fn fetch_http(
         &self,
         authority: &Authority,
-        fetch: &mut Fetch,
-    ) -> Outcome {
-        let mut url = match Url::parse(&authority.robots_url()) {
-            Ok(url) => url,
-            Err(e) => {
-                return Outcome::Unreachable(Unreachable::Broken(
-                    e.to_string(),
-                ))
-            }
-        };
-        let mut seen = vec![url.clone()];
+        hops: &mut Vec<Hop>,
+    ) -> Result<Response, Unreachable> {
+        let start = url::Url::parse(&authority.robots_url())
+            .map_err(|e| Unreachable::Broken(e.to_string()))?;
+        let mut redirects =
+            Redirects::with_limit(start, self.config.max_redirects);
         loop {
-            fetch.hops.push(Hop { url: url.to_string(), status: None });
-            let response = match self.client.get(url.clone()).send().await {
-                Ok(r) => r,
-                Err(e) => return Outcome::Unreachable(classify(&e)),
-            };
+            let url = redirects.current().clone();
+            hops.push(Hop::new(url.as_str(), None));
+            let response =
+                self.client.get(url).send().await.map_err(|e| classify(&e))?;
             let status = response.status().as_u16();
-            if let Some(hop) = fetch.hops.last_mut() {
+            if let Some(hop) = hops.last_mut() {
                 hop.status = Some(status);
             }
-            if (300..400).contains(&status) {
-                let Some(next) = response
-                    .headers()
-                    .get(reqwest::header::LOCATION)
-                    .and_then(|l| l.to_str().ok())
-                    .and_then(|l| url.join(l).ok())
-                else {
-                    return Outcome::Unreachable(Unreachable::Broken(
-                        format!("{status} without a usable Location"),
-                    ));
-                };
-                if seen.contains(&next) {
-                    return Outcome::Unavailable(Unavailable::RedirectLoop);
-                }
-                if fetch.hops.len() > self.config.max_redirects {
-                    return Outcome::Unavailable(
-                        Unavailable::TooManyRedirects,
-                    );
-                }
-                if !matches!(next.scheme(), "http" | "https") {
-                    return Outcome::Unreachable(Unreachable::Broken(
-                        format!("redirect to {next}"),
-                    ));
-                }
-                seen.push(next.clone());
-                url = next;
+            let headers = response.headers();
+            let location = headers
+                .get(reqwest::header::LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .map(str::to_string);
+            if policy::classify_http(status) == policy::StatusClass::Redirect
+                && redirects.follow(location.as_deref()).is_ok()
+            {
                 continue;
             }
-            read_cache_headers(response.headers(), fetch);
-            return match status {
-                200..=299 => match self.read_body(response, fetch).await {
-                    Ok(()) => Outcome::Available(Arc::new(Robots::parse(
-                        &fetch.body,
-                    ))),
-                    Err(e) => Outcome::Unreachable(e),
-                },
-                429 => Outcome::Unreachable(Unreachable::Status(status)),
-                400..=499 => Outcome::Unavailable(Unavailable::Status(status)),
-                _ => Outcome::Unreachable(Unreachable::Status(status)),
-            };
+            let mut out = Response::new(status, Vec::new());
+            for (name, value) in headers {
+                if let Ok(value) = value.to_str() {
+                    out = out.header(name.as_str(), value);
+                }
+            }
+            if policy::classify_http(status) == policy::StatusClass::Success {
+                self.read_body(response, &mut out).await?;
+            }
+            return Ok(out);
         }
     }
 
@@ -323,25 +468,17 @@ impl Fetcher {
     async fn read_body(
         &self,
         mut response: reqwest::Response,
-        fetch: &mut Fetch,
+        out: &mut Response,
     ) -> Result<(), Unreachable> {
         let cap = self.config.max_body;
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    let room = cap - fetch.body.len();
-                    if chunk.len() > room {
-                        fetch.body.extend_from_slice(&chunk[..room]);
-                        fetch.truncated = true;
-                        break;
-                    }
-                    fetch.body.extend_from_slice(&chunk);
-                }
-                Ok(None) => break,
-                Err(e) => return Err(classify(&e)),
+        while let Some(chunk) =
+            response.chunk().await.map_err(|e| classify(&e))?
+        {
+            if policy::take(&mut out.body, &chunk, cap) {
+                out.truncated = true;
+                break;
             }
         }
-        fetch.bytes_read = fetch.body.len();
         Ok(())
     }
 
@@ -349,12 +486,12 @@ impl Fetcher {
     async fn fetch_ftp(
         &self,
         authority: &Authority,
-        fetch: &mut Fetch,
-    ) -> Outcome {
+        hops: &mut Vec<Hop>,
+    ) -> Result<Response, Unreachable> {
         use suppaftp::tokio::AsyncFtpStream;
         use tokio::io::AsyncReadExt;
 
-        fetch.hops.push(Hop { url: authority.robots_url(), status: None });
+        hops.push(Hop::new(authority.robots_url(), None));
         let address =
             format!("{}:{}", authority.host(), authority.port().unwrap_or(21));
         let connect = tokio::time::timeout(
@@ -363,137 +500,210 @@ impl Fetcher {
         );
         let mut ftp = match connect.await {
             Ok(Ok(ftp)) => ftp,
-            Ok(Err(e)) => {
-                return Outcome::Unreachable(Unreachable::Connect(
-                    e.to_string(),
-                ))
-            }
-            Err(_) => return Outcome::Unreachable(Unreachable::Timeout),
+            Ok(Err(e)) => return Err(ftp_connect_error(&e)),
+            Err(_) => return Err(Unreachable::Timeout),
         };
+        // A refused login is no answer about the file: unreachable.
         if let Err(e) = ftp.login("anonymous", "anonymous@").await {
-            return Outcome::Unreachable(Unreachable::Broken(format!(
-                "login: {e}"
-            )));
+            return Err(Unreachable::Broken(format!("login: {e}")));
         }
         // Image type: the bytes as stored, with no line-end conversion.
         if let Err(e) =
             ftp.transfer_type(suppaftp::types::FileType::Binary).await
         {
-            return Outcome::Unreachable(Unreachable::Broken(format!(
-                "TYPE I: {e}"
-            )));
+            return Err(Unreachable::Broken(format!("TYPE I: {e}")));
         }
         let mut stream = match ftp.retr_as_stream("/robots.txt").await {
             Ok(stream) => stream,
-            Err(e) => return ftp_failure(e, fetch),
+            Err(e) => return ftp_failure(e),
         };
+        let mut out = Response::new(226, Vec::new());
         let cap = self.config.max_body;
         let mut buf = vec![0u8; 16 * 1024];
         loop {
             match stream.read(&mut buf).await {
                 Ok(0) => break,
                 Ok(n) => {
-                    let room = cap - fetch.body.len();
-                    if n > room {
-                        fetch.body.extend_from_slice(&buf[..room]);
-                        fetch.truncated = true;
+                    if policy::take(&mut out.body, &buf[..n], cap) {
+                        out.truncated = true;
                         break;
                     }
-                    fetch.body.extend_from_slice(&buf[..n]);
                 }
-                Err(e) => {
-                    return Outcome::Unreachable(Unreachable::Broken(
-                        e.to_string(),
-                    ))
-                }
+                Err(e) => return Err(Unreachable::Broken(e.to_string())),
             }
         }
-        fetch.bytes_read = fetch.body.len();
-        if !fetch.truncated {
+        if !out.truncated {
             // Some servers only report a missing file here, after the
             // (empty) transfer.
             if let Err(e) = stream.finish().await {
-                return ftp_failure(e, fetch);
+                return ftp_failure(e);
             }
             let _ = ftp.quit().await;
         }
-        if let Some(hop) = fetch.hops.last_mut() {
-            hop.status = Some(226);
-        }
-        Outcome::Available(Arc::new(Robots::parse(&fetch.body)))
+        Ok(out)
     }
 
     #[cfg(not(feature = "ftp"))]
     async fn fetch_ftp(
         &self,
-        _authority: &Authority,
-        _fetch: &mut Fetch,
-    ) -> Outcome {
-        Outcome::Unreachable(Unreachable::Connect(
+        authority: &Authority,
+        hops: &mut Vec<Hop>,
+    ) -> Result<Response, Unreachable> {
+        hops.push(Hop::new(authority.robots_url(), None));
+        Err(Unreachable::Connect(
             "this build has no ftp support (feature `ftp`)".into(),
         ))
     }
 }
 
-/// Maps an FTP failure: a permanent (5xx) reply such as 550, no such file,
-/// means there is no robots.txt; a transient (4xx) reply or a broken
-/// connection means the site is unreachable.
+impl Download for Fetcher {
+    async fn download(
+        &self,
+        authority: &Authority,
+    ) -> Result<Response, Failure> {
+        let mut hops = Vec::new();
+        let work = async {
+            if authority.scheme() == "ftp" {
+                self.fetch_ftp(authority, &mut hops).await
+            } else {
+                self.fetch_http(authority, &mut hops).await
+            }
+        };
+        let result =
+            match tokio::time::timeout(self.config.timeout, work).await {
+                Ok(result) => result,
+                Err(_) => Err(Unreachable::Timeout),
+            };
+        match result {
+            Ok(response) => {
+                let status = response.status;
+                if let Some(hop) = hops.last_mut() {
+                    hop.status = Some(status);
+                }
+                Ok(response.hops(hops))
+            }
+            Err(reason) => Err(Failure::new(reason).hops(hops)),
+        }
+    }
+}
+
+/// A failed `RETR`: a reply code is a response, judged by
+/// [`policy::classify_ftp`]; anything else is a broken connection.
 #[cfg(feature = "ftp")]
-fn ftp_failure(e: suppaftp::FtpError, fetch: &mut Fetch) -> Outcome {
+fn ftp_failure(e: suppaftp::FtpError) -> Result<Response, Unreachable> {
     match e {
         suppaftp::FtpError::UnexpectedResponse(r) => {
-            let code = r.status.code() as u16;
-            if let Some(hop) = fetch.hops.last_mut() {
-                hop.status = Some(code);
-            }
-            if (500..600).contains(&code) {
-                Outcome::Unavailable(Unavailable::Status(code))
-            } else {
-                Outcome::Unreachable(Unreachable::Status(code))
-            }
+            Ok(Response::new(r.status.code() as u16, Vec::new()))
         }
-        e => Outcome::Unreachable(Unreachable::Broken(e.to_string())),
+        e => Err(Unreachable::Broken(format!("RETR: {e}"))),
     }
 }
 
+#[cfg(feature = "ftp")]
+fn ftp_connect_error(e: &suppaftp::FtpError) -> Unreachable {
+    match e {
+        suppaftp::FtpError::ConnectionError(io) => io_reason(io)
+            .unwrap_or_else(|| Unreachable::Connect(io.to_string())),
+        e => Unreachable::Connect(e.to_string()),
+    }
+}
+
+/// A short reason for the I/O errors people meet most.
+fn io_reason(e: &std::io::Error) -> Option<Unreachable> {
+    use std::io::ErrorKind as K;
+    Some(match e.kind() {
+        K::ConnectionRefused => {
+            Unreachable::Connect("connection refused".into())
+        }
+        K::TimedOut => Unreachable::Timeout,
+        K::ConnectionReset => Unreachable::Broken("connection reset".into()),
+        K::ConnectionAborted => {
+            Unreachable::Broken("connection aborted".into())
+        }
+        K::UnexpectedEof => {
+            Unreachable::Broken("connection closed early".into())
+        }
+        _ => return None,
+    })
+}
+
+/// One short reason for a client error, not the whole chain: the kind
+/// for the common cases (refused, DNS, timeout, reset), else the
+/// innermost cause.
 fn classify(e: &reqwest::Error) -> Unreachable {
-    let mut message = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        message = format!("{message}: {s}");
-        source = s.source();
-    }
     if e.is_timeout() {
-        Unreachable::Timeout
+        return Unreachable::Timeout;
+    }
+    let mut root: &dyn std::error::Error = e;
+    let mut dns = false;
+    while let Some(source) = root.source() {
+        if let Some(io) = source.downcast_ref::<std::io::Error>() {
+            if let Some(reason) = io_reason(io) {
+                return reason;
+            }
+        }
+        dns |= source.to_string().starts_with("dns error");
+        root = source;
+    }
+    let host = e.url().and_then(|u| u.host_str()).unwrap_or("the host");
+    if dns {
+        Unreachable::Connect(format!("cannot resolve {host}"))
     } else if e.is_connect() {
-        Unreachable::Connect(message)
+        Unreachable::Connect(root.to_string())
     } else {
-        Unreachable::Broken(message)
+        Unreachable::Broken(root.to_string())
     }
 }
 
-fn read_cache_headers(
-    headers: &reqwest::header::HeaderMap,
-    fetch: &mut Fetch,
-) {
-    for value in headers.get_all(reqwest::header::CACHE_CONTROL) {
-        let Ok(value) = value.to_str() else { continue };
-        for directive in value.split(',') {
-            let directive = directive.trim().to_ascii_lowercase();
-            if let Some(age) = directive.strip_prefix("max-age=") {
-                if let Ok(secs) = age.trim_matches('"').parse::<u64>() {
-                    fetch.max_age = Some(Duration::from_secs(secs));
-                }
-            } else if directive == "no-store" {
-                fetch.no_store = true;
-            } else if directive == "no-cache" {
-                fetch.no_cache = true;
-            }
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses_keep_only_the_headers_that_matter() {
+        let r = Response::new(503, vec![])
+            .header("RETRY-AFTER", "5")
+            .header("content-type", "text/plain")
+            .header("Cache-Control", "a")
+            .header("cache-control", "b")
+            .header("Location", "/x");
+        assert_eq!(r.retry_after.as_deref(), Some("5"));
+        assert_eq!(r.cache_control, ["a", "b"]);
+        assert_eq!(r.location.as_deref(), Some("/x"));
     }
-    fetch.retry_after = headers
-        .get(reqwest::header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map(Duration::from_secs);
+
+    #[test]
+    fn fetch_cuts_and_fills_in() {
+        let site = Authority::of("http://h/").unwrap();
+        let big = vec![b'#'; MAX_BODY + 10];
+        let f = Fetch::new(&site, Ok(Response::new(200, big)));
+        assert!(f.truncated);
+        assert_eq!(f.bytes_read, MAX_BODY);
+        assert_eq!(f.hops, [Hop::new("http://h/robots.txt", Some(200))]);
+        let f = Fetch::new(&site, Err(Failure::new(Unreachable::Timeout)));
+        assert_eq!(f.hops, [Hop::new("http://h/robots.txt", None)]);
+        assert_eq!(f.outcome.describe(), "unreachable (timeout)");
+        let f = Fetch::new(
+            &site,
+            Ok(Response::new(503, vec![]).header("retry-after", "7")),
+        );
+        assert_eq!(
+            f.retry_after,
+            Some(RetryAfter::Delay(Duration::from_secs(7)))
+        );
+    }
+
+    #[test]
+    fn short_io_reasons() {
+        use std::io::{Error, ErrorKind};
+        assert_eq!(
+            io_reason(&Error::from(ErrorKind::ConnectionRefused)),
+            Some(Unreachable::Connect("connection refused".into()))
+        );
+        assert_eq!(
+            io_reason(&Error::from(ErrorKind::TimedOut)),
+            Some(Unreachable::Timeout)
+        );
+        assert_eq!(io_reason(&Error::from(ErrorKind::Other)), None);
+    }
 }

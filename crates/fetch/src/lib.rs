@@ -17,16 +17,55 @@
 //!
 //! # Example: a crawler loop
 //!
+//! The cache is async and needs a [tokio] runtime; this example uses the
+//! `macros` and `rt` features of tokio (`tokio = { version = "1",
+//! features = ["macros", "rt"] }`; add `time` to sleep for a
+//! `crawl-delay`).
+//!
 //! ```no_run
 //! use robotrules_fetch::RobotsCache;
 //!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let cache = RobotsCache::new()?;
+//!     for url in ["https://example.com/a", "https://example.com/b"] {
+//!         // A crawler known by several names passes them all.
+//!         let verdict = cache.is_allowed(&["MyCrawler"], url).await?;
+//!         println!("{url}: {verdict}");
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Example: your own downloader
+//!
+//! The rules live in [`policy`], with no I/O. Downloading is a trait,
+//! [`Download`], so a crawler can plug in its own HTTP stack and keep the
+//! cache and the rules:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use robotrules_fetch::{
+//!     Authority, CacheConfig, Download, Failure, Response, RobotsCache,
+//!     SystemClock,
+//! };
+//!
+//! struct InMemory;
+//!
+//! impl Download for InMemory {
+//!     async fn download(&self, site: &Authority) -> Result<Response, Failure> {
+//!         match site.host() {
+//!             "example.com" => Ok(Response::new(200, b"User-agent: *\nDisallow: /private\n".to_vec())),
+//!             _ => Ok(Response::new(404, Vec::new())),
+//!         }
+//!     }
+//! }
+//!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let cache = RobotsCache::new()?;
-//! for url in ["https://example.com/a", "https://example.com/b"] {
-//!     let verdict = cache.is_allowed("MyCrawler", url).await?;
-//!     println!("{url}: {verdict}");
-//! }
+//! let cache = RobotsCache::with(InMemory, CacheConfig::default(), Arc::new(SystemClock));
+//! assert!(!cache.is_allowed(&["a"], "https://example.com/a/../private/x").await?.allowed);
+//! assert!(cache.is_allowed(&["a"], "https://other.example/private").await?.allowed);
 //! # Ok(())
 //! # }
 //! ```
@@ -39,24 +78,32 @@
 //!
 //! At most 500 KiB of a body is read, after content decoding, and then the
 //! connection is dropped: a decompression bomb costs at most the cap. The
-//! whole fetch, redirects included, has a time limit.
+//! whole fetch, redirects included, has a time limit. URLs are judged as
+//! they will be requested, after WHATWG normalisation.
+//!
+//! [tokio]: https://docs.rs/tokio
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod cache;
 mod fetch;
+pub mod policy;
 mod scope;
 
 use std::fmt;
 
+pub use url;
+
 pub use crate::cache::{
-    CacheConfig, Clock, ManualClock, Reason, RobotsCache, SystemClock,
-    Verdict, DEFAULT_LIFETIME, UNREACHABLE_LIMIT,
+    CacheConfig, Clock, ManualClock, Reason, RobotsCache, SystemClock, Verdict,
 };
 pub use crate::fetch::{
-    Fetch, Fetcher, FetcherConfig, Hop, Outcome, Unavailable, Unreachable,
-    MAX_BODY, MAX_REDIRECTS,
+    Download, Failure, Fetch, Fetcher, FetcherConfig, Hop, Outcome, Response,
+    Unavailable, Unreachable,
+};
+pub use crate::policy::{
+    Access, DEFAULT_LIFETIME, MAX_BODY, MAX_REDIRECTS, UNREACHABLE_LIMIT,
 };
 pub use crate::scope::Authority;
 

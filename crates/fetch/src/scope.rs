@@ -1,6 +1,9 @@
-//! Which robots.txt governs a URL (REP.md §1).
+//! Which robots.txt governs a URL: the one at the top of its scheme, host
+//! and port (RFC 9309 §2.3; Google's robots.txt documentation).
 
+use std::borrow::{Borrow, Cow};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use url::Url;
 
@@ -9,10 +12,12 @@ use crate::{Error, ErrorKind};
 /// The scheme, host and port that a robots.txt governs, and the key under
 /// which it is cached.
 ///
-/// > Its rules apply only to the same scheme, host and port. Default ports
-/// > are equivalent to no port. IDNs are equivalent to their punycode. An
-/// > IP-address host covers only URLs that use that IP as host.
-/// > — REP.md §1
+/// > The rules listed in the robots.txt file apply only to the host,
+/// > protocol, and port number where the robots.txt file is hosted.
+/// > — Google's robots.txt documentation
+///
+/// Default ports are equivalent to no port, and IDNs to their punycode
+/// (Google); an IP-address host covers only URLs that use that IP.
 ///
 /// # Example
 ///
@@ -26,10 +31,14 @@ use crate::{Error, ErrorKind};
 /// assert_ne!(a, Authority::of("http://www.xn--exmple-cua.com/")?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Eq, Hash, PartialEq, Ord, PartialOrd)]
+// Equality, order and hash are the text's alone (the other fields follow
+// from it), so that a cache can look an authority up by its text.
+#[derive(Clone, Debug)]
 pub struct Authority {
-    scheme: String,
-    host: String,
+    /// `scheme://host[:port]`, the whole key in one string so that a
+    /// cache lookup hashes and compares one run of bytes.
+    text: String,
+    host_end: usize,
     port: Option<u16>,
 }
 
@@ -66,22 +75,28 @@ impl Authority {
             })?;
         // The url crate lower-cases hosts, turns IDNs into punycode and
         // drops default ports (80, 443, 21).
-        Ok(Authority {
-            scheme: scheme.to_string(),
-            host: host.to_string(),
-            port: url.port(),
-        })
+        let host_port =
+            &url[url::Position::BeforeHost..url::Position::AfterPort];
+        let mut text =
+            String::with_capacity(scheme.len() + 3 + host_port.len());
+        text.push_str(scheme);
+        text.push_str("://");
+        let host_end = text.len() + host.len();
+        text.push_str(host_port);
+        Ok(Authority { text, host_end, port: url.port() })
     }
 
     /// The scheme: `http`, `https` or `ftp`.
     pub fn scheme(&self) -> &str {
-        &self.scheme
+        let end = self.text.find(':').unwrap_or(0);
+        &self.text[..end]
     }
 
     /// The host: lower case, punycode for IDNs, an IP address as written
     /// (IPv6 in brackets).
     pub fn host(&self) -> &str {
-        &self.host
+        let start = self.scheme().len() + 3;
+        &self.text[start..self.host_end]
     }
 
     /// The port, if it is not the scheme's default.
@@ -95,13 +110,59 @@ impl Authority {
     }
 }
 
+impl PartialEq for Authority {
+    fn eq(&self, other: &Authority) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Authority {}
+
+impl PartialOrd for Authority {
+    fn partial_cmp(&self, other: &Authority) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Authority {
+    fn cmp(&self, other: &Authority) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl Hash for Authority {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.text.as_str().hash(state)
+    }
+}
+
+impl Borrow<str> for Authority {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The text of `url`'s authority, `scheme://host[:port]`, with no
+/// allocation when the URL has no user information; `None` when `url` has
+/// no authority [`Authority::of_url`] accepts.
+pub(crate) fn key_of(url: &Url) -> Option<Cow<'_, str>> {
+    if !matches!(url.scheme(), "http" | "https" | "ftp")
+        || url.host_str().is_none_or(str::is_empty)
+    {
+        return None;
+    }
+    if url.username().is_empty() && url.password().is_none() {
+        Some(Cow::Borrowed(&url[..url::Position::AfterPort]))
+    } else {
+        let host_port =
+            &url[url::Position::BeforeHost..url::Position::AfterPort];
+        Some(Cow::Owned(format!("{}://{host_port}", url.scheme())))
+    }
+}
+
 impl fmt::Display for Authority {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme, self.host)?;
-        if let Some(port) = self.port {
-            write!(f, ":{port}")?;
-        }
-        Ok(())
+        f.write_str(&self.text)
     }
 }
 
@@ -132,6 +193,28 @@ mod tests {
             "http://192.168.0.1:8080"
         );
         assert_eq!(key("http://[::1]/x"), "http://[::1]");
+        for url in [
+            "https://a.example/x?y",
+            "https://u:p@a.example:444/x",
+            "HTTP://A.example:80",
+            "ftp://@h/",
+            "http://[::1]:8/",
+        ] {
+            let parsed = Url::parse(url).unwrap();
+            assert_eq!(
+                key_of(&parsed).as_deref(),
+                Some(key(url).as_str()),
+                "{url}"
+            );
+        }
+        assert_eq!(key_of(&Url::parse("file:///x").unwrap()), None);
+        assert_eq!(key_of(&Url::parse("mailto:a@b").unwrap()), None);
+        assert_eq!(key("http://u:p@[::1]:8/x"), "http://[::1]:8");
+        let a = Authority::of("ftp://U@Example.com:2121/x").unwrap();
+        assert_eq!(
+            (a.scheme(), a.host(), a.port()),
+            ("ftp", "example.com", Some(2121))
+        );
         assert_ne!(
             key("https://other.example.com/"),
             key("https://example.com/")

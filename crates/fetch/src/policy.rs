@@ -1,0 +1,1103 @@
+//! The access method's rules, with no I/O: every function here is a pure
+//! function of its inputs (and of `now`, passed in), so that the reqwest
+//! [`Fetcher`](crate::Fetcher), the FTP client, the
+//! [`RobotsCache`](crate::RobotsCache), a caller's own
+//! [`Download`](crate::Download) and the command line all apply the same
+//! rules, and tests can walk any timeline.
+//!
+//! | function | rule |
+//! |---|---|
+//! | [`classify_http`], [`classify_ftp`] | a status code's class (RFC 9309 §2.3.1.1–§2.3.1.4) |
+//! | [`Redirects`] | which redirects are followed (§2.3.1.2) |
+//! | [`take`] | the 500 KiB body cap (§2.5) |
+//! | [`CacheControl`], [`RetryAfter`], [`lifetime`] | how long a result is kept (§2.4) |
+//! | [`outcome`] | a raw response to an [`Outcome`] |
+//! | [`access`] | what an outcome means for crawlers |
+//! | [`is_exempt`], [`target`] | which URL is judged, and `/robots.txt` itself (§2.2.2) |
+//! | [`State`] | a cached site's life: fresh, expired, unreachable, stale |
+//!
+//! # Example: what a crawler must do after a 503
+//!
+//! ```
+//! use std::time::{Duration, UNIX_EPOCH};
+//! use robotrules_fetch::policy::{self, Access, State, Timing};
+//! use robotrules_fetch::{Authority, Fetch, Response};
+//!
+//! let site = Authority::of("https://example.com/")?;
+//! let fetch = Fetch::new(&site, Ok(Response::new(503, Vec::new())));
+//! assert_eq!(policy::access(&fetch.outcome), Access::DisallowAll);
+//!
+//! let now = UNIX_EPOCH + Duration::from_secs(1_000_000);
+//! let mut state = State::new();
+//! state.record(&fetch, now, &Timing::default());
+//! // A 503 is asked again after five minutes, other failures after an hour.
+//! assert!(state.is_fresh(now + Duration::from_secs(299)));
+//! assert!(!state.is_fresh(now + Duration::from_secs(300)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use robotrules::Robots;
+use url::Url;
+
+use crate::cache::Reason;
+use crate::fetch::{Fetch, Outcome, Response, Unavailable, Unreachable};
+
+/// Google reads at most this many bytes of a robots.txt (500 KiB).
+///
+/// > The parsing limit MUST be at least 500 kibibytes \[KiB\].
+/// > — RFC 9309 §2.5
+///
+/// Google enforces exactly this limit and ignores what comes after it.
+pub const MAX_BODY: usize = robotrules::FETCH_LIMIT;
+
+/// How many consecutive redirects are followed.
+///
+/// > It's RECOMMENDED to follow at least five consecutive redirects, even
+/// > across authorities — RFC 9309 §2.3.1.2
+pub const MAX_REDIRECTS: usize = 5;
+
+/// How long a fetched robots.txt is used, by default and at most.
+///
+/// > Crawlers SHOULD NOT use the cached version for more than 24 hours,
+/// > unless the robots.txt file is unreachable. — RFC 9309 §2.4
+pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
+/// After this long unreachable, a site with no cached copy is treated as
+/// having no robots.txt. Google's documentation: past 30 days unreachable,
+/// the last cached copy is used, and with none, no crawl restrictions are
+/// assumed.
+pub const UNREACHABLE_LIMIT: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// How long to wait before asking an unreachable site again.
+pub const RETRY: Duration = Duration::from_secs(3600);
+
+/// The same after a 503, which asks for sooner retries.
+pub const RETRY_503: Duration = Duration::from_secs(300);
+
+/// What a status code means (RFC 9309 §2.3.1).
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum StatusClass {
+    /// Parse the body and obey it (2xx; FTP 1xx–2xx).
+    Success,
+    /// Follow the `Location` (3xx).
+    Redirect,
+    /// There is no robots.txt: everything is allowed (4xx except 429; a
+    /// permanent FTP failure, 5xx, such as 550).
+    Unavailable,
+    /// The site cannot be asked: everything is disallowed (429, 5xx, any
+    /// other code; a transient FTP failure, 4xx).
+    Unreachable,
+}
+
+/// The class of an HTTP status code: RFC 9309 §2.3.1.3 ("unavailable",
+/// 400–499) and §2.3.1.4 ("unreachable", 500–599), as Google applies them:
+/// 429 counts as unreachable, and so does any code no rule covers.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::{classify_http, StatusClass};
+///
+/// assert_eq!(classify_http(404), StatusClass::Unavailable);
+/// assert_eq!(classify_http(429), StatusClass::Unreachable);
+/// assert_eq!(classify_http(301), StatusClass::Redirect);
+/// ```
+pub fn classify_http(status: u16) -> StatusClass {
+    match status {
+        200..=299 => StatusClass::Success,
+        300..=399 => StatusClass::Redirect,
+        429 => StatusClass::Unreachable,
+        400..=499 => StatusClass::Unavailable,
+        _ => StatusClass::Unreachable,
+    }
+}
+
+/// The class of an FTP reply code to `RETR /robots.txt`: a permanent
+/// negative reply (5xx, such as 550 "no such file") means there is no
+/// robots.txt; a transient one (4xx) means the site cannot be asked now.
+pub fn classify_ftp(reply: u16) -> StatusClass {
+    match reply {
+        100..=299 => StatusClass::Success,
+        500..=599 => StatusClass::Unavailable,
+        _ => StatusClass::Unreachable,
+    }
+}
+
+/// Why a redirect is not followed.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum Stop {
+    /// The target was already visited.
+    Loop,
+    /// The limit of redirects was reached.
+    TooMany,
+    /// No usable `Location` header.
+    NoLocation,
+    /// A redirect to a scheme other than `http` or `https`.
+    Scheme(String),
+}
+
+impl Stop {
+    /// What the crawler must make of it: a loop or too many redirects is
+    /// as a 404 (Google); a broken redirect, unreachable.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Stop::Loop => Outcome::Unavailable(Unavailable::RedirectLoop),
+            Stop::TooMany => {
+                Outcome::Unavailable(Unavailable::TooManyRedirects)
+            }
+            Stop::NoLocation => Outcome::Unreachable(Unreachable::Broken(
+                "a redirect without a usable Location".to_string(),
+            )),
+            Stop::Scheme(to) => Outcome::Unreachable(Unreachable::Broken(
+                format!("redirect to {to}"),
+            )),
+        }
+    }
+}
+
+/// The bookkeeping of one fetch's redirects: where it is, where it has
+/// been, and whether the next `Location` may be followed.
+///
+/// > It's RECOMMENDED to follow at least five consecutive redirects, even
+/// > across authorities (for example, hosts in the case of HTTP). If a
+/// > robots.txt file is reached within five consecutive redirects, the
+/// > robots.txt file MUST be fetched, parsed, and its rules followed in
+/// > the context of the initial authority. — RFC 9309 §2.3.1.2
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::{Redirects, Stop};
+///
+/// let start = url::Url::parse("http://a.example/robots.txt")?;
+/// let mut r = Redirects::new(start);
+/// let next = r.follow(Some("https://b.example/robots.txt")).unwrap();
+/// assert_eq!(next.as_str(), "https://b.example/robots.txt");
+/// assert_eq!(r.follow(Some("http://a.example/robots.txt")), Err(Stop::Loop));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Redirects {
+    seen: Vec<Url>,
+    limit: usize,
+}
+
+impl Redirects {
+    /// Starts at `start`, with the limit [`MAX_REDIRECTS`].
+    pub fn new(start: Url) -> Redirects {
+        Redirects::with_limit(start, MAX_REDIRECTS)
+    }
+
+    /// Starts at `start`, following at most `limit` redirects.
+    pub fn with_limit(start: Url, limit: usize) -> Redirects {
+        Redirects { seen: vec![start], limit }
+    }
+
+    /// The URL to request now.
+    pub fn current(&self) -> &Url {
+        self.seen.last().unwrap_or_else(|| unreachable!("never empty"))
+    }
+
+    /// How many redirects have been followed.
+    pub fn count(&self) -> usize {
+        self.seen.len() - 1
+    }
+
+    /// Follows the current URL's redirect to `location` (the header's
+    /// value, relative to the current URL), and returns the next URL to
+    /// request.
+    ///
+    /// # Errors
+    ///
+    /// The [`Stop`] that ends the fetch: a loop, the limit, a missing or
+    /// unusable `Location`, or a scheme other than `http(s)`.
+    pub fn follow(&mut self, location: Option<&str>) -> Result<Url, Stop> {
+        let next = location
+            .and_then(|l| self.current().join(l.trim()).ok())
+            .ok_or(Stop::NoLocation)?;
+        if self.seen.contains(&next) {
+            return Err(Stop::Loop);
+        }
+        if !matches!(next.scheme(), "http" | "https") {
+            return Err(Stop::Scheme(next.to_string()));
+        }
+        if self.count() >= self.limit {
+            return Err(Stop::TooMany);
+        }
+        self.seen.push(next.clone());
+        Ok(next)
+    }
+}
+
+/// Appends `chunk` to `body` up to `cap` bytes, and returns true if and
+/// only if the cap was reached with bytes left over: the rest must not be
+/// read.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::take;
+///
+/// let mut body = Vec::new();
+/// assert!(!take(&mut body, b"abc", 4));
+/// assert!(take(&mut body, b"def", 4));
+/// assert_eq!(body, b"abcd");
+/// ```
+pub fn take(body: &mut Vec<u8>, chunk: &[u8], cap: usize) -> bool {
+    let room = cap.saturating_sub(body.len());
+    if chunk.len() > room {
+        body.extend_from_slice(&chunk[..room]);
+        true
+    } else {
+        body.extend_from_slice(chunk);
+        false
+    }
+}
+
+/// The `Cache-Control` directives that set a robots.txt's lifetime.
+///
+/// > Crawlers MAY use standard cache control as defined in RFC 9111.
+/// > — RFC 9309 §2.4
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+#[non_exhaustive]
+pub struct CacheControl {
+    /// `max-age`, if given.
+    pub max_age: Option<Duration>,
+    /// `no-store`: keep nothing.
+    pub no_store: bool,
+    /// `no-cache`: ask again before each use.
+    pub no_cache: bool,
+}
+
+impl CacheControl {
+    /// Reads every `Cache-Control` header value; unknown directives are
+    /// ignored, the last `max-age` wins.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use robotrules_fetch::policy::CacheControl;
+    ///
+    /// let cc = CacheControl::parse(["public, Max-Age=\"60\"", "no-cache"]);
+    /// assert_eq!(cc.max_age, Some(Duration::from_secs(60)));
+    /// assert!(cc.no_cache && !cc.no_store);
+    /// ```
+    pub fn parse<'a>(values: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut cc = CacheControl::default();
+        for directive in values.into_iter().flat_map(|v| v.split(',')) {
+            let directive = directive.trim().to_ascii_lowercase();
+            if let Some(age) = directive.strip_prefix("max-age=") {
+                if let Ok(secs) = age.trim_matches('"').parse::<u64>() {
+                    cc.max_age = Some(Duration::from_secs(secs));
+                }
+            } else if directive == "no-store" {
+                cc.no_store = true;
+            } else if directive == "no-cache" {
+                cc.no_cache = true;
+            }
+        }
+        cc
+    }
+
+    /// Returns true if and only if the response may be used again later:
+    /// not `no-store`, not `no-cache`, not `max-age=0`.
+    pub fn is_cacheable(&self) -> bool {
+        !self.no_store
+            && !self.no_cache
+            && self.max_age != Some(Duration::ZERO)
+    }
+}
+
+/// A `Retry-After` header: a delay in seconds or an HTTP date (RFC 9110
+/// §10.2.3).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum RetryAfter {
+    /// `Retry-After: 120`.
+    Delay(Duration),
+    /// `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`.
+    Date(SystemTime),
+}
+
+impl RetryAfter {
+    /// Reads a header value: delta-seconds or an HTTP date (IMF-fixdate,
+    /// or the obsolete RFC 850 and asctime forms).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use robotrules_fetch::policy::RetryAfter;
+    ///
+    /// assert_eq!(RetryAfter::parse("120"), Some(RetryAfter::Delay(Duration::from_secs(120))));
+    /// let date = RetryAfter::parse("Thu, 01 Jan 1970 00:02:00 GMT").unwrap();
+    /// assert_eq!(date.at(UNIX_EPOCH), UNIX_EPOCH + Duration::from_secs(120));
+    /// assert_eq!(RetryAfter::parse("soon"), None);
+    /// ```
+    pub fn parse(value: &str) -> Option<RetryAfter> {
+        let value = value.trim();
+        if let Ok(secs) = value.parse::<u64>() {
+            return Some(RetryAfter::Delay(Duration::from_secs(secs)));
+        }
+        httpdate::parse_http_date(value).ok().map(RetryAfter::Date)
+    }
+
+    /// When the site may be asked again, for a response received at
+    /// `now`.
+    pub fn at(&self, now: SystemTime) -> SystemTime {
+        match *self {
+            RetryAfter::Delay(d) => now.checked_add(d).unwrap_or(now),
+            RetryAfter::Date(t) => t,
+        }
+    }
+
+    /// How long to wait from `now` (zero for a date in the past).
+    pub fn delay(&self, now: SystemTime) -> Duration {
+        self.at(now).duration_since(now).unwrap_or(Duration::ZERO)
+    }
+}
+
+/// How long a fetched robots.txt (or the news that there is none) is used:
+/// `max` (24 hours by default), or `max-age` if shorter; zero for
+/// `no-store` and `no-cache`.
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use robotrules_fetch::policy::{lifetime, CacheControl, DEFAULT_LIFETIME};
+///
+/// let short = CacheControl::parse(["max-age=60"]);
+/// assert_eq!(lifetime(&short, DEFAULT_LIFETIME), Duration::from_secs(60));
+/// let long = CacheControl::parse(["max-age=999999"]);
+/// assert_eq!(lifetime(&long, DEFAULT_LIFETIME), DEFAULT_LIFETIME);
+/// ```
+pub fn lifetime(cache_control: &CacheControl, max: Duration) -> Duration {
+    if cache_control.no_store || cache_control.no_cache {
+        return Duration::ZERO;
+    }
+    cache_control.max_age.map_or(max, |age| age.min(max))
+}
+
+/// The outcome of a response to a request for the robots.txt of an
+/// authority with `scheme`: the status code's class, with redirects the
+/// downloader stopped at judged by the [`Redirects`] rules, and a body
+/// parsed (already capped).
+pub fn outcome(scheme: &str, response: &Response) -> Outcome {
+    let status = response.status;
+    let class = if scheme == "ftp" {
+        classify_ftp(status)
+    } else {
+        classify_http(status)
+    };
+    match class {
+        StatusClass::Success => {
+            Outcome::Available(Arc::new(Robots::parse(&response.body)))
+        }
+        StatusClass::Redirect => stopped_redirect(response).outcome(),
+        StatusClass::Unavailable => {
+            Outcome::Unavailable(Unavailable::Status(status))
+        }
+        StatusClass::Unreachable => {
+            Outcome::Unreachable(Unreachable::Status(status))
+        }
+    }
+}
+
+/// Why a downloader ended on a 3xx: its target was visited already, it
+/// had none, it was not `http(s)`, or (otherwise) the downloader's limit.
+fn stopped_redirect(response: &Response) -> Stop {
+    let Some(last) = response.hops.last() else { return Stop::TooMany };
+    let Ok(current) = Url::parse(&last.url) else { return Stop::NoLocation };
+    let Some(next) =
+        response.location.as_deref().and_then(|l| current.join(l.trim()).ok())
+    else {
+        return Stop::NoLocation;
+    };
+    if response
+        .hops
+        .iter()
+        .any(|h| Url::parse(&h.url).ok() == Some(next.clone()))
+    {
+        Stop::Loop
+    } else if !matches!(next.scheme(), "http" | "https") {
+        Stop::Scheme(next.to_string())
+    } else {
+        Stop::TooMany
+    }
+}
+
+/// What an outcome means for crawlers.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum Access {
+    /// A robots.txt was fetched: obey its rules.
+    Obey,
+    /// There is no robots.txt: every URL may be fetched.
+    AllowAll,
+    /// The robots.txt could not be fetched: no URL may be fetched for now.
+    DisallowAll,
+}
+
+impl Access {
+    /// A sentence for people: `obey the rules`, `no robots.txt: every URL
+    /// is allowed`, `unreachable: every URL is disallowed until a retry
+    /// succeeds`.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Access::Obey => "obey the rules",
+            Access::AllowAll => "no robots.txt: every URL is allowed",
+            Access::DisallowAll => {
+                "unreachable: every URL is disallowed until a retry succeeds"
+            }
+        }
+    }
+}
+
+/// What `outcome` means for crawlers: obey the fetched rules, allow
+/// everything (unavailable) or disallow everything (unreachable).
+///
+/// > If a server status code indicates that the robots.txt file is
+/// > unavailable to the crawler, then the crawler MAY access any resources
+/// > on the server. — RFC 9309 §2.3.1.3
+///
+/// > If the robots.txt file is unreachable due to server or network
+/// > errors, this means the robots.txt file is undefined and the crawler
+/// > MUST assume complete disallow. — RFC 9309 §2.3.1.4
+pub fn access(outcome: &Outcome) -> Access {
+    match outcome {
+        Outcome::Available(_) => Access::Obey,
+        Outcome::Unavailable(_) => Access::AllowAll,
+        Outcome::Unreachable(_) => Access::DisallowAll,
+    }
+}
+
+/// Returns true if and only if `url` is the robots.txt itself, which is
+/// always allowed: after WHATWG parsing (dot segments removed, `\` as `/`,
+/// tabs and newlines dropped) its path is exactly `/robots.txt` and it has
+/// no query. `/robots.txt?x=1` is another resource, judged by the rules.
+///
+/// > The /robots.txt URI is implicitly allowed. — RFC 9309 §2.2.2
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::is_exempt;
+/// use url::Url;
+///
+/// assert!(is_exempt(&Url::parse("https://example.com/robots.txt")?));
+/// assert!(is_exempt(&Url::parse("https://example.com/a/../robots.txt")?));
+/// assert!(!is_exempt(&Url::parse("https://example.com/robots.txt?x=1")?));
+/// assert!(!is_exempt(&Url::parse("https://example.com/ROBOTS.TXT")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn is_exempt(url: &Url) -> bool {
+    url.path() == "/robots.txt" && url.query().is_none()
+}
+
+/// The text to match rules against for `url`: the path and query of the
+/// URL that will actually be requested (WHATWG-normalised, so
+/// `/a/../private`, `/%2e%2e/`, `\` and tabs cannot hide a path), in a
+/// form the core matcher reads as a path. The fragment is not sent, so it
+/// is not judged.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::target;
+/// use url::Url;
+///
+/// let url = Url::parse("http://h/a/%2E%2e/pri\tvate;x?q#f")?;
+/// assert_eq!(robotrules::path_of(&target(&url)), "/private;x?q");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn target(url: &Url) -> Cow<'_, str> {
+    let path = &url[url::Position::BeforePath..url::Position::AfterQuery];
+    if path.starts_with('/') && !path.starts_with("//") {
+        Cow::Borrowed(path)
+    } else {
+        // A path like `//private` would be read as an authority and
+        // a path: give the matcher an authority of its own.
+        Cow::Owned(format!("http://h{path}"))
+    }
+}
+
+/// The times a cache works with. Build one with [`Timing::default`] and
+/// the setters.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[must_use]
+pub struct Timing {
+    lifetime: Duration,
+    retry: Duration,
+    retry_503: Duration,
+    unreachable_limit: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            lifetime: DEFAULT_LIFETIME,
+            retry: RETRY,
+            retry_503: RETRY_503,
+            unreachable_limit: UNREACHABLE_LIMIT,
+        }
+    }
+}
+
+impl Timing {
+    /// How long a fetched file is used at most (default 24 h);
+    /// `Cache-Control: max-age` shortens it.
+    pub fn lifetime(mut self, d: Duration) -> Self {
+        self.lifetime = d;
+        self
+    }
+
+    /// How long to wait before asking an unreachable site again (default
+    /// 1 h; `Retry-After` is honoured up to this).
+    pub fn retry(mut self, d: Duration) -> Self {
+        self.retry = d;
+        self
+    }
+
+    /// The same after a 503 (default 5 min).
+    pub fn retry_503(mut self, d: Duration) -> Self {
+        self.retry_503 = d;
+        self
+    }
+
+    /// After how long unreachable a site with no copy allows everything
+    /// (default 30 days).
+    pub fn unreachable_limit(mut self, d: Duration) -> Self {
+        self.unreachable_limit = d;
+        self
+    }
+
+    /// When to ask an unreachable site again, for a failure at `now`:
+    /// after 5 minutes for a 503, 1 hour otherwise, or at `Retry-After`
+    /// if sooner (but never sooner than a second later, so that a date in
+    /// the past cannot make every check a request).
+    pub fn retry_at(
+        &self,
+        reason: &Unreachable,
+        retry_after: Option<RetryAfter>,
+        now: SystemTime,
+    ) -> SystemTime {
+        let base = if *reason == Unreachable::Status(503) {
+            self.retry_503
+        } else {
+            self.retry
+        };
+        let wait = retry_after.map_or(base, |r| {
+            let floor = Duration::from_secs(1);
+            r.delay(now).clamp(floor, self.retry.max(base).max(floor))
+        });
+        now + wait
+    }
+}
+
+/// What a cache knows about one site, and what it means at a given time:
+/// the state machine of RFC 9309 §2.4 and Google's rules.
+///
+/// - fresh: a fetched file, a 4xx, or a failure, until it expires;
+/// - expired: fetch again;
+/// - unreachable: everything disallowed until the retry time (5 minutes
+///   after a 503, 1 hour otherwise, or `Retry-After`);
+/// - refresh failed with an earlier copy: that copy is used, marked stale;
+/// - unreachable for over 30 days with no copy: everything allowed.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// The rules from the last fetch, when it gave some.
+    robots: Option<Arc<Robots>>,
+    /// The last good copy that may be kept, for when refreshing fails.
+    last_good: Option<Arc<Robots>>,
+    /// The outcome in force when it is not `Available`.
+    failure: Option<Outcome>,
+    expires: Option<SystemTime>,
+    unreachable_since: Option<SystemTime>,
+    bytes: usize,
+}
+
+/// What a [`State`] means now.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Standing<'a> {
+    /// Obey these rules.
+    Obey {
+        /// The rules.
+        robots: &'a Arc<Robots>,
+        /// True if they come from a copy kept past its lifetime because
+        /// refreshing it failed.
+        stale: bool,
+    },
+    /// Every URL is allowed, or every URL is disallowed, for this reason.
+    Fixed {
+        /// True if and only if every URL is allowed.
+        allowed: bool,
+        /// Why.
+        reason: Reason,
+    },
+}
+
+impl State {
+    /// Nothing known yet: not fresh.
+    pub fn new() -> State {
+        State::default()
+    }
+
+    /// Returns true if and only if the state may be used at `now` without
+    /// fetching again.
+    pub fn is_fresh(&self, now: SystemTime) -> bool {
+        self.expires.is_some_and(|t| now < t)
+    }
+
+    /// When the state expires, if anything was recorded.
+    pub fn expires(&self) -> Option<SystemTime> {
+        self.expires
+    }
+
+    /// The body bytes kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Records a fetch made at `now`.
+    pub fn record(&mut self, fetch: &Fetch, now: SystemTime, timing: &Timing) {
+        let cc = fetch.cache_control;
+        match &fetch.outcome {
+            Outcome::Available(robots) => {
+                self.robots = Some(robots.clone());
+                // `no-store`: use it for this request only, keep nothing.
+                self.last_good =
+                    if cc.no_store { None } else { Some(robots.clone()) };
+                self.failure = None;
+                self.unreachable_since = None;
+                self.bytes = if cc.no_store { 0 } else { fetch.bytes_read };
+                self.expires = Some(now + lifetime(&cc, timing.lifetime));
+            }
+            Outcome::Unavailable(_) => {
+                self.robots = None;
+                self.last_good = None;
+                self.failure = Some(fetch.outcome.clone());
+                self.unreachable_since = None;
+                self.bytes = 0;
+                self.expires = Some(now + lifetime(&cc, timing.lifetime));
+            }
+            Outcome::Unreachable(reason) => {
+                self.robots = None;
+                self.failure = Some(fetch.outcome.clone());
+                self.unreachable_since.get_or_insert(now);
+                self.expires =
+                    Some(timing.retry_at(reason, fetch.retry_after, now));
+            }
+        }
+    }
+
+    /// What the state means at `now`.
+    pub fn standing(&self, now: SystemTime, timing: &Timing) -> Standing<'_> {
+        if let Some(robots) = &self.robots {
+            return Standing::Obey { robots, stale: false };
+        }
+        let fixed = |allowed, reason| Standing::Fixed { allowed, reason };
+        match &self.failure {
+            Some(Outcome::Unavailable(u)) => {
+                fixed(true, Reason::Unavailable(*u))
+            }
+            Some(Outcome::Unreachable(reason)) => {
+                if let Some(copy) = &self.last_good {
+                    return Standing::Obey { robots: copy, stale: true };
+                }
+                let since = self.unreachable_since.unwrap_or(now);
+                let long = now
+                    .duration_since(since)
+                    .is_ok_and(|d| d > timing.unreachable_limit);
+                if long {
+                    fixed(true, Reason::UnreachableTooLong)
+                } else {
+                    fixed(
+                        false,
+                        Reason::Unreachable {
+                            reason: reason.clone(),
+                            until: self.expires.unwrap_or(now),
+                        },
+                    )
+                }
+            }
+            // Nothing fetched yet: nothing may be fetched either.
+            _ => fixed(
+                false,
+                Reason::Unreachable {
+                    reason: Unreachable::Timeout,
+                    until: now,
+                },
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Authority, Hop};
+    use std::time::UNIX_EPOCH;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    fn fetch(response: Response) -> Fetch {
+        Fetch::new(&Authority::of("http://h/").unwrap(), Ok(response))
+    }
+
+    fn at(secs: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(secs)
+    }
+
+    macro_rules! http {
+        ($status:expr, $class:ident) => {
+            assert_eq!(
+                classify_http($status),
+                StatusClass::$class,
+                "{}",
+                $status
+            )
+        };
+    }
+
+    #[test]
+    fn http_classes() {
+        http!(200, Success);
+        http!(204, Success);
+        http!(299, Success);
+        http!(301, Redirect);
+        http!(308, Redirect);
+        http!(400, Unavailable);
+        http!(401, Unavailable);
+        http!(403, Unavailable);
+        http!(404, Unavailable);
+        http!(410, Unavailable);
+        http!(429, Unreachable);
+        http!(500, Unreachable);
+        http!(503, Unreachable);
+        http!(599, Unreachable);
+        http!(600, Unreachable);
+        http!(100, Unreachable);
+    }
+
+    #[test]
+    fn ftp_classes() {
+        assert_eq!(classify_ftp(226), StatusClass::Success);
+        assert_eq!(classify_ftp(550), StatusClass::Unavailable);
+        assert_eq!(classify_ftp(450), StatusClass::Unreachable);
+        assert_eq!(classify_ftp(421), StatusClass::Unreachable);
+    }
+
+    #[test]
+    fn five_redirects_then_stop() {
+        let mut r = Redirects::new(url("http://a/robots.txt"));
+        for n in 1..=5 {
+            let next = r.follow(Some(&format!("/hop/{n}"))).unwrap();
+            assert_eq!(next.path(), format!("/hop/{n}"));
+        }
+        assert_eq!(r.count(), 5);
+        assert_eq!(r.follow(Some("/hop/6")), Err(Stop::TooMany));
+    }
+
+    #[test]
+    fn redirect_checks() {
+        let mut r = Redirects::new(url("http://a/robots.txt"));
+        assert_eq!(r.follow(None), Err(Stop::NoLocation));
+        assert_eq!(r.follow(Some("http://[::")), Err(Stop::NoLocation));
+        assert_eq!(
+            r.follow(Some("ftp://b/robots.txt")),
+            Err(Stop::Scheme("ftp://b/robots.txt".into()))
+        );
+        assert_eq!(r.follow(Some("/robots.txt")), Err(Stop::Loop));
+        let next = r.follow(Some("https://b.example/x")).unwrap();
+        assert_eq!(r.current(), &next);
+        assert_eq!(r.follow(Some("http://a/robots.txt")), Err(Stop::Loop));
+        assert!(matches!(
+            Stop::Loop.outcome(),
+            Outcome::Unavailable(Unavailable::RedirectLoop)
+        ));
+        assert!(matches!(
+            Stop::NoLocation.outcome(),
+            Outcome::Unreachable(Unreachable::Broken(_))
+        ));
+        assert_eq!(
+            Redirects::with_limit(url("http://a/"), 0).follow(Some("/b")),
+            Err(Stop::TooMany)
+        );
+    }
+
+    #[test]
+    fn body_cap() {
+        let mut body = Vec::new();
+        assert!(!take(&mut body, &[1; 10], 10));
+        assert!(!take(&mut body, &[], 10));
+        assert!(take(&mut body, &[2], 10));
+        assert_eq!(body.len(), 10);
+        assert_eq!(MAX_BODY, 500 * 1024);
+    }
+
+    #[test]
+    fn cache_control() {
+        let cc = CacheControl::parse(["max-age=10, NO-STORE"]);
+        assert_eq!(cc.max_age, Some(Duration::from_secs(10)));
+        assert!(cc.no_store && !cc.is_cacheable());
+        assert!(!CacheControl::parse(["max-age=0"]).is_cacheable());
+        assert!(!CacheControl::parse(["no-cache"]).is_cacheable());
+        assert!(CacheControl::parse(["max-age=1"]).is_cacheable());
+        assert!(CacheControl::parse(["max-age=x"]).is_cacheable());
+        assert_eq!(CacheControl::parse(["max-age=x"]).max_age, None);
+        assert_eq!(
+            lifetime(&CacheControl::parse([]), DEFAULT_LIFETIME),
+            DEFAULT_LIFETIME
+        );
+        assert_eq!(
+            lifetime(&CacheControl::parse(["max-age=5"]), DEFAULT_LIFETIME),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            lifetime(
+                &CacheControl::parse(["max-age=5, no-cache"]),
+                DEFAULT_LIFETIME
+            ),
+            Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let now = at(1_000);
+        assert_eq!(RetryAfter::parse(" 30 ").unwrap().at(now), at(1_030));
+        // IMF-fixdate, RFC 850 and asctime.
+        for date in [
+            "Thu, 01 Jan 1970 00:20:00 GMT",
+            "Thursday, 01-Jan-70 00:20:00 GMT",
+            "Thu Jan  1 00:20:00 1970",
+        ] {
+            let r = RetryAfter::parse(date).expect(date);
+            assert_eq!(r.at(now), at(1_200), "{date}");
+            assert_eq!(r.delay(now), Duration::from_secs(200));
+        }
+        let past = RetryAfter::parse("Thu, 01 Jan 1970 00:00:01 GMT");
+        assert_eq!(past.unwrap().delay(now), Duration::ZERO);
+        assert_eq!(RetryAfter::parse("-5"), None);
+        assert_eq!(RetryAfter::parse(""), None);
+    }
+
+    #[test]
+    fn outcomes() {
+        let f =
+            fetch(Response::new(200, b"user-agent: *\ndisallow: /".to_vec()));
+        assert_eq!(access(&f.outcome), Access::Obey);
+        assert_eq!(
+            access(&fetch(Response::new(404, vec![])).outcome),
+            Access::AllowAll
+        );
+        assert_eq!(
+            access(&fetch(Response::new(429, vec![])).outcome),
+            Access::DisallowAll
+        );
+        let ftp = Authority::of("ftp://h/").unwrap();
+        let f = Fetch::new(&ftp, Ok(Response::new(550, vec![])));
+        assert_eq!(access(&f.outcome), Access::AllowAll);
+        // A downloader that stopped on a 3xx: a loop, or its limit.
+        let looped = Response::new(302, vec![])
+            .header("Location", "/robots.txt")
+            .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
+        assert!(matches!(
+            fetch(looped).outcome,
+            Outcome::Unavailable(Unavailable::RedirectLoop)
+        ));
+        let limit = Response::new(302, vec![])
+            .header("location", "/next")
+            .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
+        assert!(matches!(
+            fetch(limit).outcome,
+            Outcome::Unavailable(Unavailable::TooManyRedirects)
+        ));
+        assert!(matches!(
+            fetch(Response::new(301, vec![])).outcome,
+            Outcome::Unreachable(Unreachable::Broken(_))
+        ));
+    }
+
+    #[test]
+    fn exemption() {
+        for yes in [
+            "http://h/robots.txt",
+            "http://h/a/../robots.txt",
+            "http://h/./robots.txt",
+            "http://h/%2e/robots.txt",
+            "http://h/robots.txt#frag",
+            "http://h\\robots.txt",
+            "http://h/robots\t.txt",
+            "HTTP://H:80/robots.txt",
+        ] {
+            assert!(is_exempt(&url(yes)), "{yes}");
+        }
+        for no in [
+            "http://h/robots.txt?x=1",
+            "http://h/robots.txt?",
+            "http://h/robots.txt/",
+            "http://h/Robots.txt",
+            "http://h/robots.txt;x",
+            "http://h/a/robots.txt",
+            "http://h//robots.txt",
+            "http://h/robots%2etxt",
+        ] {
+            assert!(!is_exempt(&url(no)), "{no}");
+        }
+    }
+
+    macro_rules! judged {
+        ($url:expr, $path:expr) => {
+            assert_eq!(
+                robotrules::path_of(&target(&url($url))),
+                $path,
+                "{}",
+                $url
+            )
+        };
+    }
+
+    #[test]
+    fn targets() {
+        judged!("http://h/a/../private/x", "/private/x");
+        judged!("http://h/./private/x", "/private/x");
+        judged!("http://h\\private/x", "/private/x");
+        judged!("http://h/x/%2e%2e/private/y", "/private/y");
+        judged!("http://h/x/%2E%2E/private/y", "/private/y");
+        judged!("http://h/x/.%2e/private/y", "/private/y");
+        judged!("http://h/%2E/private", "/private");
+        judged!("http://h/pri\tvate/x", "/private/x");
+        judged!("http://h/pri\nvate/x", "/private/x");
+        judged!("http://h//private/x", "//private/x");
+        judged!("http://h/private;p=1?q", "/private;p=1?q");
+        judged!("http://h", "/");
+        judged!("http://h?q", "/?q");
+        judged!("http://h/p#frag", "/p");
+        judged!("http://u:p@h:81/p?a#b", "/p?a");
+    }
+
+    fn state_after(responses: &[(u64, Response)]) -> State {
+        let mut state = State::new();
+        for (t, r) in responses {
+            state.record(&fetch(r.clone()), at(*t), &Timing::default());
+        }
+        state
+    }
+
+    fn ok() -> Response {
+        Response::new(200, b"user-agent: *\ndisallow: /p".to_vec())
+    }
+
+    #[test]
+    fn state_fresh_then_expired() {
+        let t = Timing::default();
+        let s = state_after(&[(0, ok())]);
+        assert!(s.is_fresh(at(86_399)) && !s.is_fresh(at(86_400)));
+        assert!(matches!(
+            s.standing(at(1), &t),
+            Standing::Obey { stale: false, .. }
+        ));
+        let s =
+            state_after(&[(0, ok().header("cache-control", "max-age=60"))]);
+        assert!(s.is_fresh(at(59)) && !s.is_fresh(at(60)));
+        let s = state_after(&[(0, ok().header("cache-control", "no-store"))]);
+        assert!(!s.is_fresh(at(0)));
+        assert_eq!(s.bytes(), 0);
+        assert!(!State::new().is_fresh(at(0)));
+    }
+
+    #[test]
+    fn state_unreachable_retry_times() {
+        let t = Timing::default();
+        let s = state_after(&[(0, Response::new(503, vec![]))]);
+        assert_eq!(s.expires(), Some(at(300)));
+        match s.standing(at(10), &t) {
+            Standing::Fixed { allowed: false, reason } => assert_eq!(
+                reason,
+                Reason::Unreachable {
+                    reason: Unreachable::Status(503),
+                    until: at(300)
+                }
+            ),
+            other => panic!("{other:?}"),
+        }
+        let s = state_after(&[(0, Response::new(500, vec![]))]);
+        assert_eq!(s.expires(), Some(at(3600)));
+        let s = state_after(&[(
+            0,
+            Response::new(500, vec![]).header("retry-after", "120"),
+        )]);
+        assert_eq!(s.expires(), Some(at(120)));
+        let s = state_after(&[(
+            0,
+            Response::new(500, vec![])
+                .header("retry-after", "Thu, 01 Jan 1970 00:10:00 GMT"),
+        )]);
+        assert_eq!(s.expires(), Some(at(600)));
+        // A date in the past: a second, not at once.
+        let s = state_after(&[(
+            5,
+            Response::new(500, vec![])
+                .header("retry-after", "Thu, 01 Jan 1970 00:00:01 GMT"),
+        )]);
+        assert_eq!(s.expires(), Some(at(6)));
+        // Never longer than the usual retry.
+        let s = state_after(&[(
+            0,
+            Response::new(500, vec![]).header("retry-after", "99999"),
+        )]);
+        assert_eq!(s.expires(), Some(at(3600)));
+    }
+
+    #[test]
+    fn state_stale_copy_and_thirty_days() {
+        let t = Timing::default();
+        let day = 86_400;
+        let s =
+            state_after(&[(0, ok()), (2 * day, Response::new(500, vec![]))]);
+        assert!(matches!(
+            s.standing(at(50 * day), &t),
+            Standing::Obey { stale: true, .. }
+        ));
+        let down = || Response::new(500, vec![]);
+        let s = state_after(&[(0, down()), (29 * day, down())]);
+        assert!(matches!(
+            s.standing(at(29 * day), &t),
+            Standing::Fixed { allowed: false, .. }
+        ));
+        let s = state_after(&[(0, down()), (31 * day, down())]);
+        match s.standing(at(31 * day), &t) {
+            Standing::Fixed { allowed: true, reason } => {
+                assert_eq!(reason, Reason::UnreachableTooLong)
+            }
+            other => panic!("{other:?}"),
+        }
+        // A 404 drops the copy: a later failure has none to fall back on.
+        let s = state_after(&[
+            (0, ok()),
+            (day, Response::new(404, vec![])),
+            (3 * day, down()),
+        ]);
+        assert!(matches!(
+            s.standing(at(3 * day), &t),
+            Standing::Fixed { allowed: false, .. }
+        ));
+        let s = state_after(&[(0, Response::new(404, vec![]))]);
+        assert!(matches!(
+            s.standing(at(0), &t),
+            Standing::Fixed { allowed: true, reason: Reason::Unavailable(_) }
+        ));
+    }
+}

@@ -1,0 +1,72 @@
+//! Concurrent checks share the fetch in flight, even when its answer may
+//! not be cached (`no-store`, `no-cache`, `max-age=0`).
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+use axum::extract::State;
+use axum::http::header;
+use axum::routing::get;
+use axum::Router;
+use robotrules_fetch::{CacheConfig, ManualClock, RobotsCache};
+
+use crate::{fetcher, serve_on};
+
+/// Counts requests, answers after 300 ms with `cache_control`.
+async fn slow(cache_control: &'static str) -> (SocketAddr, Arc<AtomicUsize>) {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let app = Router::new()
+        .route(
+            "/robots.txt",
+            get(move |State(hits): State<Arc<AtomicUsize>>| async move {
+                hits.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                (
+                    [(header::CACHE_CONTROL, cache_control)],
+                    "User-agent: *\nDisallow: /private\n",
+                )
+            }),
+        )
+        .with_state(hits.clone());
+    (serve_on("127.0.0.1", app).await, hits)
+}
+
+async fn twenty_checks(addr: SocketAddr, cache: &Arc<RobotsCache>) -> usize {
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let cache = cache.clone();
+            let dir = if i % 2 == 0 { "private" } else { "open" };
+            let url = format!("http://{addr}/{dir}/{i}");
+            tokio::spawn(async move {
+                cache.is_allowed(&["a"], &url).await.unwrap().allowed
+            })
+        })
+        .collect();
+    let mut allowed = 0;
+    for t in tasks {
+        allowed += usize::from(t.await.unwrap());
+    }
+    allowed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uncacheable_answers_are_shared_in_flight() {
+    for cc in ["no-store", "no-cache", "max-age=0"] {
+        let (addr, hits) = slow(cc).await;
+        let cache = Arc::new(RobotsCache::with(
+            fetcher(),
+            CacheConfig::default(),
+            Arc::new(ManualClock::new(UNIX_EPOCH)),
+        ));
+        let started = std::time::Instant::now();
+        assert_eq!(twenty_checks(addr, &cache).await, 10, "{cc}");
+        assert_eq!(hits.load(Ordering::SeqCst), 1, "{cc}: one request");
+        // One 300 ms fetch, not twenty in a row.
+        assert!(started.elapsed() < Duration::from_secs(3), "{cc}");
+        // Not kept: the next check asks again.
+        cache.is_allowed(&["a"], &format!("http://{addr}/x")).await.unwrap();
+        assert_eq!(hits.load(Ordering::SeqCst), 2, "{cc}: not cached");
+    }
+}
