@@ -92,8 +92,9 @@ pub use crate::lint::{
     lint, lint_robots, lint_with, Code, Diagnostic, Options, Severity,
 };
 pub use crate::query::{
-    agent_from_user_agent, check_agent, check_agents, check_url,
-    percent_encode, Check, Warning, WarningKind,
+    agent_from_user_agent, beyond_fetch_limit, check_agent, check_agents,
+    check_url, first_line_beyond_fetch_limit, other_authority, percent_encode,
+    Check, Warning, WarningKind,
 };
 pub use crate::rule::RuleRef;
 pub use crate::text::escape;

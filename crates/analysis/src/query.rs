@@ -323,6 +323,57 @@ pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
         .collect()
 }
 
+/// Returns the first line that crawlers do not read whole, for a body over
+/// [`FETCH_LIMIT`](robotrules::FETCH_LIMIT): rules from this line on lie
+/// beyond what a fetch reads (RFC 9309 §2.5). `None` if the body fits.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::first_line_beyond_fetch_limit;
+///
+/// assert_eq!(first_line_beyond_fetch_limit(b"user-agent: *\n"), None);
+/// let mut big = b"user-agent: *\n".to_vec();
+/// big.resize(robotrules::FETCH_LIMIT + 10, b'#');
+/// assert_eq!(first_line_beyond_fetch_limit(&big), Some(2));
+/// ```
+pub fn first_line_beyond_fetch_limit(body: &[u8]) -> Option<u32> {
+    let limit = robotrules::FETCH_LIMIT;
+    if body.len() <= limit {
+        return None;
+    }
+    let lines = crate::text::Lines::new(body);
+    let n = lines.line_at(limit);
+    Some(if lines.range(n).end > limit { n } else { n + 1 })
+}
+
+/// A warning that the deciding rule, on `line`, lies beyond the first
+/// 500 KiB of the file.
+pub fn beyond_fetch_limit(line: u32) -> Warning {
+    Warning {
+        kind: WarningKind::BeyondFetchLimit,
+        message: format!(
+            "the deciding rule, line {line}, lies beyond the first 500 KiB \
+             of the file, which is all that crawlers read (RFC 9309 §2.5): \
+             Google ignores it"
+        ),
+        suggestion: None,
+    }
+}
+
+/// A warning that `url` is not on the site whose robots.txt is used.
+pub fn other_authority(url: &str, site: &str) -> Warning {
+    Warning {
+        kind: WarningKind::OtherAuthority,
+        message: format!(
+            "{} is not governed by the robots.txt of {site}: a robots.txt \
+             covers only its own scheme, host and port (RFC 9309 §2.3)",
+            escape(url)
+        ),
+        suggestion: None,
+    }
+}
+
 /// Returns true if `url` starts with `/` or with a scheme and `://`.
 fn is_url_like(url: &str) -> bool {
     if url.starts_with('/') {

@@ -70,8 +70,20 @@ fn via(s: &Standing) -> String {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let catalogue = load_catalogue(args.catalogue.as_ref())?;
     let loaded = input::load(&args.robots)?;
-    let robots = Robots::parse(loaded.body(&args.robots)?);
-    let standings = audit(&robots, &catalogue);
+    let effective = loaded.effective(&args.robots);
+    let robots = Robots::parse(effective.body);
+    let mut standings = audit(&robots, &catalogue);
+    // No rules to obey: the fetch outcome decides for every crawler
+    // (RFC 9309 §2.3.1.3–4), as `check` says.
+    if let Some(forced) = effective.forced {
+        for s in &mut standings {
+            s.coverage = if forced {
+                Coverage::AllowedEverywhere
+            } else {
+                Coverage::DisallowedEverywhere
+            };
+        }
+    }
     let mut out = io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut out, &standings)?;

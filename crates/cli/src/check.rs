@@ -4,11 +4,12 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::bail;
-use robotrules::{Decision, Robots};
-use robotrules_fetch::policy::{self, Access};
-use robotrules_fetch::url::Url;
+use robotrules::Robots;
+use robotrules_analysis::{
+    agent_from_user_agent, beyond_fetch_limit, check_agents, check_url,
+    escape, first_line_beyond_fetch_limit, other_authority, Check,
+};
 use robotrules_fetch::Authority;
-use serde_json::json;
 
 use crate::input;
 use crate::Outcome;
@@ -30,6 +31,11 @@ pub struct Args {
     /// Print one JSON object per URL instead of a sentence.
     #[arg(long)]
     json: bool,
+    /// The agents are full User-Agent headers, such as `Mozilla/5.0
+    /// (compatible; GPTBot/1.2; +https://openai.com/gptbot)`: check with
+    /// the crawler name (product token) each one carries.
+    #[arg(long)]
+    user_agent: bool,
     /// The robots.txt: a file, `-` for standard input, or an http(s) or
     /// ftp URL (its authority's robots.txt is fetched); then the agent
     /// unless --agent is given; then the URLs.
@@ -48,6 +54,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         args.agents
     };
+    let agents = match args.user_agent {
+        false => agents,
+        true => {
+            agents.iter().map(|a| token_of(a)).collect::<Result<_, _>>()?
+        }
+    };
     let urls: Vec<String> = positional.collect();
     if source == "-" && urls.is_empty() {
         bail!("robots.txt and URLs cannot both come from standard input: pass the URLs as arguments");
@@ -55,46 +67,68 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let loaded = input::load(&source)?;
     // For a fetched file, what the fetch came to decides when there is no
     // file to obey (RFC 9309): unavailable allows all, unreachable none.
-    let (body, fixed): (&[u8], Option<bool>) = match &loaded {
-        input::Loaded::Local(body) => (body, None),
-        input::Loaded::Remote(remote) => {
-            for note in remote.notes() {
-                eprintln!("robotrules: {source}: {note}");
-            }
-            match remote.access {
-                Access::Obey => (&remote.fetch.body, None),
-                Access::AllowAll => (&[], Some(true)),
-                _ => (&[], Some(false)),
-            }
-        }
-    };
-    let remote = loaded.remote().is_some();
-    let authority = remote.then(|| Authority::of(&source).ok()).flatten();
+    let effective = loaded.effective(&source);
+    let (body, fixed) = (effective.body, effective.forced);
+    let authority = effective.remote.map(|r| r.fetch.authority.clone());
     let robots = Robots::parse(body);
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let matcher = robots.matcher(&names);
     let shown = names.join(",");
+    let agent_warnings = check_agents(&names);
+    for w in &agent_warnings {
+        eprintln!(
+            "robotrules: warning: {} (--user-agent checks a full \
+             User-Agent header by the crawler name it carries)",
+            w.message
+        );
+    }
+    let beyond = first_line_beyond_fetch_limit(body);
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
     let mut emit = |url: &str| -> anyhow::Result<()> {
+        let mut warnings = agent_warnings.clone();
+        for mut w in check_url(url) {
+            // Say what the encoded form would get.
+            if let Some(encoded) = &w.suggestion {
+                let verdict = match matcher.is_allowed(encoded) {
+                    true => "ALLOWED",
+                    false => "DISALLOWED",
+                };
+                w.message.push_str(&format!(", which is {verdict}"));
+            }
+            warnings.push(w);
+        }
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {
-                eprintln!("robotrules: warning: {url} is not governed by the robots.txt of {theirs}");
+                warnings.push(other_authority(url, &theirs.to_string()));
             }
         }
         let decision = matcher.decide(url);
+        if let (Some(first), Some(rule)) = (beyond, decision.rule()) {
+            if rule.line() >= first {
+                warnings.push(beyond_fetch_limit(rule.line()));
+            }
+        }
+        for w in &warnings[agent_warnings.len()..] {
+            eprintln!("robotrules: warning: {}", w.message);
+        }
         // At the crawler's layer, /robots.txt itself is always allowed.
-        let exempt =
-            remote && Url::parse(url).is_ok_and(|u| policy::is_exempt(&u));
-        let allowed = fixed.unwrap_or(decision.is_allowed()) || exempt;
+        let exempt = effective.is_exempt(url);
+        let allowed = exempt || fixed.unwrap_or(decision.is_allowed());
         any_disallowed |= !allowed;
         if args.json {
-            let mut value = to_json(url, &names, &decision);
+            let mut check =
+                Check::with_warnings(&decision, &names, url, warnings);
             if fixed.is_some() || exempt {
-                value["allowed"] = allowed.into();
-                value["rule"] = serde_json::Value::Null;
+                check.allowed = allowed;
+                check.rule = None;
+            }
+            let mut value = serde_json::to_value(&check)?;
+            if effective.remote.is_some() {
+                value["fetch"] = effective.fetch_json();
+                value["exempt"] = exempt.into();
             }
             writeln!(out, "{value}")?;
         } else {
@@ -123,12 +157,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(if any_disallowed { Outcome::Disallowed } else { Outcome::Allowed })
 }
 
-/// The JSON form of one verdict.
-pub fn to_json(
-    url: &str,
-    agents: &[&str],
-    decision: &Decision<'_>,
-) -> serde_json::Value {
-    let rule = decision.rule().map(robotrules_analysis::RuleRef::from);
-    json!({ "url": url, "agents": agents, "allowed": decision.is_allowed(), "rule": rule })
+/// The crawler token of a full `User-Agent` header, for --user-agent.
+fn token_of(header: &str) -> anyhow::Result<String> {
+    let catalogue = robotrules_analysis::Catalogue::builtin();
+    let known = catalogue.crawlers().iter().map(|c| c.token.as_str());
+    match agent_from_user_agent(header, known) {
+        Some(token) => {
+            eprintln!(
+                "robotrules: {:?} is checked as the crawler {token:?}",
+                escape(header)
+            );
+            Ok(token)
+        }
+        None => bail!(
+            "no crawler name (product token) in the User-Agent {:?}",
+            escape(header)
+        ),
+    }
 }

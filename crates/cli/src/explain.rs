@@ -5,7 +5,10 @@ use std::io::{self, Write};
 
 use anyhow::bail;
 use robotrules::Robots;
-use robotrules_analysis::{escape, explain, Explanation};
+use robotrules_analysis::{
+    check_agents, check_url, escape, explain, other_authority, Explanation,
+};
+use robotrules_fetch::Authority;
 
 use crate::input;
 use crate::Outcome;
@@ -41,16 +44,69 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         (false, _) => bail!("with --agent, give ROBOTS URL"),
     };
     let loaded = input::load(source)?;
-    let body = loaded.body(source)?;
+    let effective = loaded.effective(source);
+    let body = effective.body;
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let robots = Robots::parse(body);
-    let explanation = explain(&robots, body, &names, url);
+    let mut explanation = explain(&robots, body, &names, url);
+    let mut warnings = check_agents(&names);
+    warnings.extend(check_url(url));
+    if let (Some(remote), Ok(other)) = (effective.remote, Authority::of(url)) {
+        if remote.fetch.authority != other {
+            let site = remote.fetch.authority.to_string();
+            warnings.push(other_authority(url, &site));
+        }
+    }
+    for w in &warnings {
+        eprintln!("robotrules: warning: {}", w.message);
+    }
+    // What a crawler does, as `check` says it: the fetch outcome decides
+    // when it leaves no rules, and /robots.txt itself is always allowed.
+    let exempt = effective.is_exempt(url);
+    let by_rules = explanation.allowed;
+    if exempt {
+        explanation.allowed = true;
+    } else if let Some(forced) = effective.forced {
+        explanation.allowed = forced;
+    }
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut out, &explanation)?;
+        let mut value = serde_json::to_value(&explanation)?;
+        value["warnings"] = serde_json::to_value(&warnings)?;
+        if effective.remote.is_some() {
+            value["fetch"] = effective.fetch_json();
+            value["exempt"] = exempt.into();
+        }
+        serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
     } else {
-        write!(out, "{}", to_text(&explanation, source))?;
+        let mut text = String::new();
+        if let (Some(remote), Some(_)) = (effective.remote, effective.forced) {
+            let _ = writeln!(
+                text,
+                "{}
+",
+                remote.summary()
+            );
+        } else {
+            text = to_text(&explanation, source);
+        }
+        if exempt {
+            let rules = if by_rules { "allow" } else { "disallow" };
+            let _ = writeln!(
+                text,
+                "Note: {} is the site's robots.txt, which crawlers may \
+                 always fetch (RFC 9309 §2.2.2), although its rules {rules} \
+                 it.",
+                escape(url)
+            );
+        }
+        if effective.forced.is_some() || exempt {
+            let verdict =
+                if explanation.allowed { "ALLOWED" } else { "DISALLOWED" };
+            let _ = writeln!(text, "Verdict for crawlers: {verdict}");
+        }
+        write!(out, "{text}")?;
     }
     out.flush()?;
     Ok(if explanation.allowed {

@@ -4,8 +4,9 @@ use std::io::{self, BufRead, Read};
 use std::time::Duration;
 
 use anyhow::Context;
+use robotrules_analysis::escape;
 use robotrules_fetch::policy::{self, Access};
-use robotrules_fetch::{Authority, Fetch, FetcherConfig, Outcome};
+use robotrules_fetch::{Authority, Fetch, FetcherConfig};
 
 /// A robots.txt as a command got it.
 pub enum Loaded {
@@ -61,31 +62,71 @@ impl Remote {
     }
 }
 
-impl Loaded {
-    /// The body, when there is one to read: a local file, or a fetched
-    /// file that is available (a note goes to standard error if it was
-    /// cut at 500 KiB). Otherwise an error that says what happened and
-    /// what it means for crawlers.
-    pub fn body(&self, source: &str) -> anyhow::Result<&[u8]> {
-        match self {
-            Loaded::Local(body) => Ok(body),
-            Loaded::Remote(remote) => match &remote.fetch.outcome {
-                Outcome::Available(_) => {
-                    for note in remote.notes() {
-                        eprintln!("robotrules: warning: {source}: {note}");
-                    }
-                    Ok(&remote.fetch.body)
-                }
-                _ => anyhow::bail!("{source}: {}", remote.summary()),
-            },
-        }
+/// What a command works on: see [`Loaded::effective`].
+pub struct Effective<'a> {
+    /// The rules to read: empty when the fetch gave none.
+    pub body: &'a [u8],
+    /// `Some(true)` when crawlers may fetch every URL whatever the rules
+    /// (no robots.txt: 4xx), `Some(false)` when they may fetch none (5xx,
+    /// unreachable: RFC 9309 §2.3.1.4), `None` when the rules decide.
+    pub forced: Option<bool>,
+    /// The fetch, for a robots.txt from the network.
+    pub remote: Option<&'a Remote>,
+}
+
+impl Effective<'_> {
+    /// Returns true if and only if `url` is exempt from the rules: the
+    /// robots.txt of a fetched site is always allowed to crawlers
+    /// (RFC 9309 §2.2.2).
+    pub fn is_exempt(&self, url: &str) -> bool {
+        self.remote.is_some()
+            && robotrules_fetch::url::Url::parse(url)
+                .is_ok_and(|u| policy::is_exempt(&u))
     }
 
-    /// The fetch and its meaning, for a robots.txt from the network.
-    pub fn remote(&self) -> Option<&Remote> {
+    /// The fetch as JSON: the outcome, what it means, and whether the body
+    /// was cut; `null` for a local file.
+    pub fn fetch_json(&self) -> serde_json::Value {
+        let Some(remote) = self.remote else {
+            return serde_json::Value::Null;
+        };
+        let access = match remote.access {
+            Access::Obey => "obey",
+            Access::AllowAll => "allow-all",
+            Access::DisallowAll => "disallow-all",
+            _ => "other",
+        };
+        serde_json::json!({
+            "url": remote.fetch.authority.robots_url(),
+            "outcome": remote.fetch.outcome.describe(),
+            "access": access,
+            "truncated": remote.fetch.truncated,
+            "bytes": remote.fetch.bytes_read,
+        })
+    }
+}
+
+impl Loaded {
+    /// What a command works on: the body to read and, for a fetched
+    /// robots.txt, what the fetch came to. Notes on the fetch (an outcome
+    /// that leaves no rules to obey, a body cut at 500 KiB) go to
+    /// standard error, so that every command reports them the same way.
+    pub fn effective(&self, source: &str) -> Effective<'_> {
         match self {
-            Loaded::Local(_) => None,
-            Loaded::Remote(remote) => Some(remote),
+            Loaded::Local(body) => {
+                Effective { body, forced: None, remote: None }
+            }
+            Loaded::Remote(remote) => {
+                for note in remote.notes() {
+                    eprintln!("robotrules: {}: {note}", escape(source));
+                }
+                let (body, forced): (&[u8], _) = match remote.access {
+                    Access::Obey => (&remote.fetch.body, None),
+                    Access::AllowAll => (&[], Some(true)),
+                    _ => (&[], Some(false)),
+                };
+                Effective { body, forced, remote: Some(remote) }
+            }
         }
     }
 }

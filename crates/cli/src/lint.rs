@@ -9,7 +9,7 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, Config};
 use robotrules::Robots;
-use robotrules_analysis::{escape, lint_robots, Diagnostic, Severity};
+use robotrules_analysis::{escape, lint_with, Diagnostic, Options, Severity};
 
 use crate::input;
 use crate::Outcome;
@@ -41,9 +41,31 @@ enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let loaded = input::load(&args.robots)?;
-    let body = loaded.body(&args.robots)?;
+    let effective = loaded.effective(&args.robots);
+    if let (Some(remote), Some(forced)) = (effective.remote, effective.forced)
+    {
+        // No file to lint; what the fetch came to is what matters, and an
+        // unreachable robots.txt blocks the whole site.
+        // The note is on standard error already; JSON lines hold
+        // diagnostics only, and there are none.
+        if !(args.json || args.format == Format::Json) {
+            println!(
+                "{}: nothing to lint: {}",
+                escape(&args.robots),
+                remote.summary()
+            );
+        }
+        return Ok(if forced {
+            Outcome::Allowed
+        } else {
+            Outcome::Disallowed
+        });
+    }
+    let body = effective.body;
     let robots = Robots::parse(body);
-    let diagnostics = lint_robots(&robots, body);
+    let mut options = Options::default();
+    options.cut_by_fetch = effective.remote.is_some_and(|r| r.fetch.truncated);
+    let diagnostics = lint_with(&robots, body, &options);
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json || args.format == Format::Json {
         for d in &diagnostics {

@@ -108,11 +108,14 @@ fn lint_and_audit_fetch_too() {
     assert!(stdout(&out).contains("RT102"));
     let out = run(&["audit", "--json", &server.url("/")], b"");
     assert_eq!(out.status.code(), Some(0));
+    // An unreachable robots.txt blocks the whole site: lint says so and
+    // fails, with nothing to lint.
     let down = Server::start(503, "");
     let out = run(&["lint", &down.url("/")], b"");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("robots.txt unreachable (503): every URL is disallowed"));
+    assert!(stdout(&out).contains("nothing to lint"));
 }
 
 #[test]
@@ -234,6 +237,10 @@ fn truncated_bodies_are_reported_by_every_command() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("over 500 KiB"), "{command}: {err}");
     }
+    // Lint reports the cut as a diagnostic too, as it does on the same
+    // bytes as a local file.
+    let out = run(&["lint", "--json", &server.url("/")], b"");
+    assert!(stdout(&out).contains("\"RT001\""), "{}", stdout(&out));
     let out = run(
         &["explain", &server.url("/"), "FooBot", &server.url("/private")],
         b"",
@@ -264,19 +271,56 @@ fn robots_txt_query_is_judged_by_the_rules() {
 
 #[test]
 fn other_commands_say_what_a_missing_file_means() {
+    // 404: no robots.txt, every URL allowed, by every command.
     let gone = Server::start(404, "");
     let out = run(&["lint", &gone.url("/")], b"");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("unavailable (404)")
             && err.contains("every URL is allowed"),
         "{err}"
     );
+    let out = run(&["explain", &gone.url("/"), "a", &gone.url("/x")], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("Verdict for crawlers: ALLOWED"));
+    let out = run(&["audit", "--json", &gone.url("/")], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let all = v.as_array().unwrap();
+    assert!(all.iter().all(|s| s["access"] == "allowed"), "{v}");
+    // 500: unreachable, every URL disallowed, by every command.
     let down = Server::start(500, "");
     let out = run(&["explain", &down.url("/"), "a", &down.url("/x")], b"");
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("every URL is disallowed"), "{err}");
+    assert!(stdout(&out).contains("Verdict for crawlers: DISALLOWED"));
+    let out =
+        run(&["explain", "--json", &down.url("/"), "a", &down.url("/x")], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["allowed"], false);
+    assert_eq!(v["fetch"]["access"], "disallow-all");
+    let out = run(&["audit", "--json", &down.url("/")], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let all = v.as_array().unwrap();
+    assert!(all.iter().all(|s| s["access"] == "disallowed"), "{v}");
+    let out = run(&["check", &down.url("/"), "a", &down.url("/x")], b"");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn explain_and_check_agree_on_the_robots_txt() {
+    let server = Server::start(200, "User-agent: *\nDisallow: /\n");
+    let url = server.url("/robots.txt");
+    let out = run(&["explain", &server.url("/"), "GPTBot", &url], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Verdict for crawlers: ALLOWED"));
+    let out = run(&["check", &server.url("/"), "GPTBot", &url], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let other = server.url("/x");
+    let out = run(&["explain", &server.url("/"), "GPTBot", &other], b"");
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]

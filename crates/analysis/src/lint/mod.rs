@@ -122,11 +122,16 @@ pub struct Options {
     pub max_per_code: usize,
     /// The most diagnostics kept in all (1,000 by default).
     pub max_total: usize,
+    /// The body is what a fetch read of a longer file: its first
+    /// [`FETCH_LIMIT`](robotrules::FETCH_LIMIT) bytes (false by default).
+    /// [`Code::TooLarge`] is then reported on its last line, as it is on a
+    /// whole file over the limit.
+    pub cut_by_fetch: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_per_code: 100, max_total: 1000 }
+        Options { max_per_code: 100, max_total: 1000, cut_by_fetch: false }
     }
 }
 
@@ -182,6 +187,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) lines: Lines<'a>,
     /// The file is an HTML page or binary data (RT005, RT006).
     pub(crate) not_text: bool,
+    /// See `Options::cut_by_fetch`.
+    pub(crate) cut_by_fetch: bool,
     out: Vec<Diagnostic>,
     per_code: HashMap<Code, usize>,
     suppressed: HashMap<Code, usize>,
@@ -195,6 +202,7 @@ impl<'a> Ctx<'a> {
             robots,
             lines: Lines::new(body),
             not_text: false,
+            cut_by_fetch: options.cut_by_fetch,
             out: Vec::new(),
             per_code: HashMap::new(),
             suppressed: HashMap::new(),
@@ -401,7 +409,7 @@ mod tests {
         let d = lint_with(
             &Robots::parse(many.as_bytes()),
             many.as_bytes(),
-            &Options { max_per_code: 10, max_total: 1000 },
+            &Options { max_per_code: 10, ..Options::default() },
         );
         let last = d.last().unwrap();
         assert_eq!(last.code, Code::TooManyDiagnostics);

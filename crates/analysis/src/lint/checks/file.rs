@@ -71,6 +71,19 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
 /// RT001: over 500 KiB, reported on the line that crosses the limit.
 pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
     let len = ctx.body().len();
+    if ctx.cut_by_fetch {
+        let line = ctx.lines.line_at(len.saturating_sub(1));
+        let whole = ctx.whole(line);
+        ctx.report(Code::TooLarge, line, whole, || {
+            (
+                "the file is over 500 KiB: the fetch stopped here, as \
+                 Google's does, and the rest is ignored"
+                    .into(),
+                Some(Code::TooLarge.help().into()),
+            )
+        });
+        return;
+    }
     if len <= FETCH_LIMIT {
         return;
     }
@@ -158,6 +171,21 @@ mod tests {
         }
         lints!(&body, "RT001" @ crossing);
         lints!(b"User-agent: *\n", "RT001" @ none);
+    }
+
+    #[test]
+    fn rt001_cut_by_fetch() {
+        let body = b"User-agent: *\nDisallow: /a\nDisallow: /b";
+        let robots = robotrules::Robots::parse(body);
+        let options =
+            crate::Options { cut_by_fetch: true, ..Default::default() };
+        let found = crate::lint_with(&robots, body, &options);
+        let rt001: Vec<_> = found
+            .iter()
+            .filter(|d| d.code == crate::Code::TooLarge)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(rt001, [3]);
     }
 
     #[test]

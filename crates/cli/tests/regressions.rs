@@ -1,0 +1,187 @@
+//! Regression tests: the same question gets the same answer from every
+//! command, and a likely wrong answer comes with a warning.
+
+use serde_json::Value;
+
+use crate::util::{robots_file, run, stdout, Server};
+
+/// A file of the repository's `examples/`.
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json_lines(out: &std::process::Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+#[test]
+fn issue_9_agent_that_is_not_a_token_is_warned_about() {
+    let args =
+        ["check", &example("robots.txt"), "GPTBot/1.0", "https://example.com/"];
+    let out = run(&args, b"");
+    // The reference's answer stands...
+    assert!(stdout(&out).contains("ALLOWED"));
+    // ...with the name that was probably meant.
+    let err = stderr(&out);
+    assert!(err.contains("not a product token"), "{err}");
+    assert!(err.contains("did you mean \"GPTBot\""), "{err}");
+    assert!(err.contains("--user-agent"), "{err}");
+    let mut json = vec!["check", "--json"];
+    json.extend(&args[1..]);
+    let v = &json_lines(&run(&json, b""))[0];
+    assert_eq!(v["warnings"][0]["kind"], "agent-not-token");
+    assert_eq!(v["warnings"][0]["suggestion"], "GPTBot");
+    // An empty name too.
+    let out = run(
+        &["check", &example("robots.txt"), "", "https://example.com/"],
+        b"",
+    );
+    assert!(stderr(&out).contains("empty"), "{}", stderr(&out));
+    // `*` asks for the `*` groups: no warning.
+    let out = run(
+        &[
+            "check",
+            &example("robots.txt"),
+            "*",
+            "https://example.com/private/x",
+        ],
+        b"",
+    );
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn issue_9_full_user_agent_header() {
+    let ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+    let out = run(
+        &["check", &example("robots.txt"), ua, "https://example.com/"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(
+        &[
+            "check",
+            "--user-agent",
+            &example("robots.txt"),
+            ua,
+            "https://example.com/",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("user-agent 'GPTBot'"));
+}
+
+#[test]
+fn issue_9_urls_that_are_not_encoded_urls() {
+    let (_dir, file) =
+        robots_file("User-agent: *\nDisallow: /café/\n".as_bytes());
+    let out = run(
+        &[
+            "check",
+            "--json",
+            &file,
+            "FooBot",
+            "https://e.com/café/menu",
+            "not a url",
+        ],
+        b"",
+    );
+    let lines = json_lines(&out);
+    // Raw UTF-8 never matches the rule's escaped form: allowed, as the
+    // reference says, with the encoded form and its verdict.
+    assert_eq!(lines[0]["allowed"], true);
+    let w = &lines[0]["warnings"][0];
+    assert_eq!(w["kind"], "needs-encoding");
+    assert_eq!(w["suggestion"], "https://e.com/caf%C3%A9/menu");
+    assert!(
+        w["message"].as_str().unwrap().ends_with("which is DISALLOWED"),
+        "{w}"
+    );
+    assert_eq!(lines[1]["warnings"][0]["kind"], "not-url");
+    let out =
+        run(&["check", &file, "FooBot", "https://e.com/caf%C3%A9/menu"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn issue_9_rule_beyond_what_crawlers_read() {
+    let mut body = String::from("User-agent: *\nDisallow: /early\n");
+    while body.len() <= robotrules::FETCH_LIMIT {
+        body.push_str("# padding padding padding padding padding\n");
+    }
+    body.push_str("Disallow: /late\n");
+    let late_line = body.lines().count() as u64;
+    let (_dir, file) = robots_file(body.as_bytes());
+    let out =
+        run(&["check", "--json", &file, "FooBot", "/late", "/early"], b"");
+    let lines = json_lines(&out);
+    // The reference reads everything: disallowed by the late rule...
+    assert_eq!(lines[0]["allowed"], false);
+    assert_eq!(lines[0]["rule"]["line"], late_line);
+    // ...and the answer says crawlers would not see it.
+    assert_eq!(lines[0]["warnings"][0]["kind"], "beyond-fetch-limit");
+    assert!(lines[1]["warnings"].as_array().unwrap().is_empty());
+    let out = run(&["check", &file, "FooBot", "/late"], b"");
+    assert!(
+        stderr(&out).contains("beyond the first 500 KiB"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["explain", "--json", &file, "FooBot", "/late"], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["beyond_fetch_limit"], true);
+}
+
+#[test]
+fn issue_9_explain_warns_about_another_site() {
+    let server = Server::start(200, "User-agent: *\nDisallow: /x\n");
+    let out = run(
+        &["explain", &server.url("/"), "FooBot", "https://other.example/x"],
+        b"",
+    );
+    assert!(
+        stderr(&out).contains("is not governed by the robots.txt of"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(
+        &[
+            "explain",
+            "--json",
+            &server.url("/"),
+            "FooBot",
+            "https://other.example/x",
+        ],
+        b"",
+    );
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["warnings"][0]["kind"], "other-authority");
+}
+
+#[test]
+fn issue_9_every_command_takes_json() {
+    for args in [
+        vec!["check", "--json", &example("robots.txt"), "a", "/"],
+        vec!["explain", "--json", &example("robots.txt"), "a", "/"],
+        vec!["lint", "--json", &example("needs-work.txt")],
+        vec!["audit", "--json", &example("robots.txt")],
+    ] {
+        let out = run(&args, b"");
+        let text = stdout(&out);
+        assert!(!text.trim().is_empty(), "{args:?}");
+        for line in text.lines() {
+            let _: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {line}"));
+        }
+    }
+}
