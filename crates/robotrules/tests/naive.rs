@@ -1,6 +1,6 @@
-//! A deliberately naive implementation of REP.md §4–§8, written to be so
-//! simple that it is unlikely to be wrong: bytes one at a time, a
-//! recursive matcher, and the reference's event-driven state machine that
+//! A deliberately naive implementation of the reference parser and matcher,
+//! written to be so simple that it is unlikely to be wrong: bytes one at a
+//! time, a recursive matcher, and the event-driven state machine that
 //! re-reads the whole file for every check. It shares no code with the
 //! crate. The property tests and the corpus test compare the crate to it.
 
@@ -144,7 +144,7 @@ fn key_value(line: &[u8]) -> Option<(String, Vec<u8>)> {
     Some((kind.to_string(), value))
 }
 
-/// REP.md §7.1, one byte at a time.
+/// Pattern normalisation, one byte at a time.
 pub fn escape(value: &[u8]) -> Vec<u8> {
     let hex = b"0123456789ABCDEF";
     let mut out = Vec::new();
@@ -175,7 +175,7 @@ pub fn escape(value: &[u8]) -> Vec<u8> {
     out
 }
 
-/// REP.md §7.2, written out step by step.
+/// The URL path of the reference, written out step by step.
 pub fn get_path(url: &[u8]) -> Vec<u8> {
     let find_any = |from: usize, set: &[u8]| {
         (from..url.len()).find(|&i| set.contains(&url[i]))
