@@ -23,8 +23,12 @@ fn json_lines(out: &std::process::Output) -> Vec<Value> {
 
 #[test]
 fn issue_9_agent_that_is_not_a_token_is_warned_about() {
-    let args =
-        ["check", &example("robots.txt"), "GPTBot/1.0", "https://example.com/"];
+    let args = [
+        "check",
+        &example("robots.txt"),
+        "GPTBot/1.0",
+        "https://example.com/",
+    ];
     let out = run(&args, b"");
     // The reference's answer stands...
     assert!(stdout(&out).contains("ALLOWED"));

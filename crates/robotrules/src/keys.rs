@@ -13,6 +13,10 @@ pub const DISALLOW: &str = "disallow";
 /// The `sitemap` field.
 pub const SITEMAP: &str = "sitemap";
 
+/// The four fields of RFC 9309 §2.2, in the order the reference tries
+/// them.
+pub const FIELDS: &[&str] = &[USER_AGENT, ALLOW, DISALLOW, SITEMAP];
+
 /// Misspellings of `user-agent` that the reference accepts, as prefixes.
 pub const USER_AGENT_TYPOS: &[&str] = &["useragent", "user agent"];
 /// Misspellings of `disallow` that the reference accepts, as prefixes.

@@ -6,20 +6,15 @@ use super::super::Ctx;
 use crate::lint::Code;
 use crate::text::show;
 
-/// The keys a typo is compared with.
-const KNOWN_KEYS: &[&str] = &[
-    "user-agent",
-    "allow",
-    "disallow",
-    "sitemap",
-    "crawl-delay",
-    "host",
-    "clean-param",
-    "noindex",
-    "request-rate",
-    "visit-time",
-    "content-signal",
-];
+/// The keys a typo is compared with: the four fields, then the keys that
+/// Google knows and ignores (`crawl-delay`, `host`, …), from the core's
+/// one table.
+fn known_keys() -> impl Iterator<Item = &'static str> {
+    robotrules::keys::FIELDS
+        .iter()
+        .chain(robotrules::keys::UNUSED_KEYS)
+        .copied()
+}
 
 /// The Levenshtein distance of two short strings, ignoring ASCII case,
 /// or `None` once it is sure to exceed `max`.
@@ -146,8 +141,7 @@ pub(crate) fn unknown_directive(ctx: &mut Ctx<'_>) {
         let span = ctx.key(n);
         ctx.report(Code::UnknownDirective, n, span, || {
             let key = d.key_lossy();
-            let suggestion = KNOWN_KEYS
-                .iter()
+            let suggestion = known_keys()
                 .filter_map(|k| Some((distance(&key, k, 2)?, k)))
                 .min();
             let help = match suggestion {
