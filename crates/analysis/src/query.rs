@@ -183,8 +183,9 @@ pub fn check_agent<'k>(
     }
     let suggestion = agent_from_user_agent(agent, known);
     let message = match (&suggestion, agent.is_empty()) {
-        (_, true) => "the crawler name is empty: no user-agent line names \
-                      it, so only the `*` groups apply"
+        (_, true) => "the crawler name is empty: it names only the \
+                      user-agent lines whose name starts with no letter \
+                      (such as `User-agent: 1bot`), never a real crawler"
             .to_string(),
         (Some(s), false) => format!(
             "{:?} is not a product token (only letters, `-` and `_`): no \
@@ -235,8 +236,7 @@ pub fn check_url(url: &str) -> Vec<Warning> {
             kind: WarningKind::NeedsEncoding,
             message: format!(
                 "{:?} has characters that must be percent-encoded (RFC \
-                 3986), and rules are compared with the encoded form: \
-                 {encoded}",
+                 3986): a crawler requests {encoded}",
                 escape(url)
             ),
             suggestion: Some(encoded),
@@ -387,18 +387,14 @@ fn is_url_like(url: &str) -> bool {
         })
 }
 
-/// Percent-encodes the bytes of `url` that RFC 3986 never allows raw:
-/// non-ASCII, controls, space and `"<>\^`{|}`. `%` is kept (the URL may
-/// already be encoded), and so is everything else.
+/// Percent-encodes the bytes of `url` that every URL parser encodes
+/// before a request (RFC 3986, and the WHATWG URL standard's sets for both
+/// path and query): non-ASCII, controls, space, `"`, `<` and `>`. `%` is
+/// kept (the URL may already be encoded), and so is everything else:
+/// characters such as `|` or `{` are sent as they are in a query.
 pub fn percent_encode(url: &str) -> Cow<'_, str> {
     let needs = |b: u8| {
-        b >= 0x80
-            || b <= 0x20
-            || b == 0x7F
-            || matches!(
-                b,
-                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
-            )
+        b >= 0x80 || b <= 0x20 || b == 0x7F || matches!(b, b'"' | b'<' | b'>')
     };
     if !url.bytes().any(needs) {
         return Cow::Borrowed(url);
@@ -462,5 +458,8 @@ mod tests {
         assert_eq!(check_url("a b")[1].suggestion.as_deref(), Some("a%20b"));
         assert_eq!(percent_encode("/x\x1b[31m"), "/x%1B[31m");
         assert_eq!(check_url("1http://x")[0].kind, WarningKind::NotUrl);
+        // Sent as they are in a query: no warning.
+        assert!(check_url("https://e.com/s?q=a|b&c={d}^e").is_empty());
+        assert!(check_url("http://[::1]:8080/a%20b?x=%").is_empty());
     }
 }

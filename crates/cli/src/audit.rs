@@ -84,6 +84,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             };
         }
     }
+    if effective.remote.is_some() {
+        eprintln!(
+            "robotrules: note: the site's own /robots.txt is always allowed \
+             to crawlers (RFC 9309 §2.2.2), whatever the access below says"
+        );
+    }
     let mut out = io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut out, &standings)?;

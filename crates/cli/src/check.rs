@@ -92,7 +92,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         for mut w in check_url(url) {
             // Say what the encoded form would get.
             if let Some(encoded) = &w.suggestion {
-                let verdict = match matcher.is_allowed(encoded) {
+                let by_rules = matcher.is_allowed(encoded);
+                let verdict = match effective.verdict(encoded, by_rules) {
                     true => "ALLOWED",
                     false => "DISALLOWED",
                 };
@@ -116,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         // At the crawler's layer, /robots.txt itself is always allowed.
         let exempt = effective.is_exempt(url);
-        let allowed = exempt || fixed.unwrap_or(decision.is_allowed());
+        let allowed = effective.verdict(url, decision.is_allowed());
         any_disallowed |= !allowed;
         if args.json {
             let mut check =

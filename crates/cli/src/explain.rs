@@ -64,11 +64,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     // when it leaves no rules, and /robots.txt itself is always allowed.
     let exempt = effective.is_exempt(url);
     let by_rules = explanation.allowed;
-    if exempt {
-        explanation.allowed = true;
-    } else if let Some(forced) = effective.forced {
-        explanation.allowed = forced;
+    let overridden = exempt || effective.forced.is_some();
+    // The text explains the rules, then says what overrides them.
+    let mut text = String::new();
+    if let (Some(remote), Some(_)) = (effective.remote, effective.forced) {
+        let _ = writeln!(text, "{}\n", remote.summary());
+    } else if !args.json {
+        text = to_text(&explanation, source);
     }
+    explanation.allowed = effective.verdict(url, by_rules);
     let mut out = io::stdout().lock();
     if args.json {
         let mut value = serde_json::to_value(&explanation)?;
@@ -77,31 +81,25 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             value["fetch"] = effective.fetch_json();
             value["exempt"] = exempt.into();
         }
+        if overridden {
+            // As in `check`: no rule decides for crawlers.
+            value["rule"] = serde_json::Value::Null;
+            value["allowed_by_rules"] = by_rules.into();
+        }
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
     } else {
-        let mut text = String::new();
-        if let (Some(remote), Some(_)) = (effective.remote, effective.forced) {
-            let _ = writeln!(
-                text,
-                "{}
-",
-                remote.summary()
-            );
-        } else {
-            text = to_text(&explanation, source);
-        }
         if exempt {
             let rules = if by_rules { "allow" } else { "disallow" };
             let _ = writeln!(
                 text,
                 "Note: {} is the site's robots.txt, which crawlers may \
-                 always fetch (RFC 9309 §2.2.2), although its rules {rules} \
-                 it.",
+                 always fetch (RFC 9309 §2.2.2), whatever its rules say \
+                 (they {rules} it).",
                 escape(url)
             );
         }
-        if effective.forced.is_some() || exempt {
+        if overridden {
             let verdict =
                 if explanation.allowed { "ALLOWED" } else { "DISALLOWED" };
             let _ = writeln!(text, "Verdict for crawlers: {verdict}");

@@ -79,9 +79,21 @@ impl Effective<'_> {
     /// robots.txt of a fetched site is always allowed to crawlers
     /// (RFC 9309 §2.2.2).
     pub fn is_exempt(&self, url: &str) -> bool {
-        self.remote.is_some()
-            && robotrules_fetch::url::Url::parse(url)
-                .is_ok_and(|u| policy::is_exempt(&u))
+        use robotrules_fetch::url::Url;
+        let Some(remote) = self.remote else { return false };
+        // A path is on the fetched site.
+        let parsed = Url::parse(url).or_else(|_| {
+            Url::parse(&remote.fetch.authority.robots_url())
+                .and_then(|base| base.join(url))
+        });
+        parsed.is_ok_and(|u| policy::is_exempt(&u))
+    }
+
+    /// The verdict for crawlers, given the rules' verdict: the fetch
+    /// outcome when it leaves no rules, and always allowed for the site's
+    /// own robots.txt.
+    pub fn verdict(&self, url: &str, by_rules: bool) -> bool {
+        self.is_exempt(url) || self.forced.unwrap_or(by_rules)
     }
 
     /// The fetch as JSON: the outcome, what it means, and whether the body

@@ -17,8 +17,9 @@ use crate::Outcome;
 /// Reports what is wrong or risky in a robots.txt.
 ///
 /// Diagnostics come with a stable code, the line and column, and a help
-/// line, like a compiler's. Exits 1 if any error is found, 0 if not, 2 if
-/// the file cannot be read.
+/// line, like a compiler's. Exits 1 if any error is found, or if a fetched
+/// robots.txt is unreachable (crawlers may then fetch nothing); 0 if not;
+/// 2 if the file cannot be read.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print one JSON object per diagnostic, one per line.

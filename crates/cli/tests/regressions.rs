@@ -189,3 +189,28 @@ fn issue_9_every_command_takes_json() {
         }
     }
 }
+
+#[test]
+fn issue_9_robots_txt_as_a_path_is_exempt_too() {
+    let server = Server::start(200, "User-agent: *\nDisallow: /\n");
+    let out = run(&["check", &server.url("/"), "FooBot", "/robots.txt"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = run(
+        &["explain", "--json", &server.url("/"), "FooBot", "/robots.txt"],
+        b"",
+    );
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    // As in `check`: allowed, and no rule decides for crawlers.
+    assert_eq!(v["allowed"], true);
+    assert!(v["rule"].is_null(), "{v}");
+    assert_eq!(v["allowed_by_rules"], false);
+    assert_eq!(v["exempt"], true);
+}
+
+#[test]
+fn issue_9_encoded_form_is_judged_as_the_crawler_would() {
+    let down = Server::start(503, "");
+    let out = run(&["check", &down.url("/"), "FooBot", "https://h/a b"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("which is DISALLOWED"), "{}", stderr(&out));
+}

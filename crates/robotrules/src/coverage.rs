@@ -35,7 +35,9 @@ use crate::pattern;
 ///
 /// The witnesses of [`Coverage::Partial`] are paths (starting with `/`)
 /// that the matcher allows and disallows; they may hold any byte that no
-/// rule uses, chosen to stand for "anything here".
+/// rule uses, chosen to stand for "anything here". To check a witness as
+/// a URL, put it after a scheme and host (`https://example.com//a`): a
+/// path that starts with `//` alone would read as a host.
 #[derive(Clone, Debug, Eq, Hash, PartialEq)]
 #[non_exhaustive]
 pub enum Coverage {

@@ -347,23 +347,31 @@ impl Matcher {
         self.request_rate
     }
 
+    /// A rule as a decision reports it, from its spans in `text`.
+    fn view(
+        &self,
+        line: u32,
+        allow: bool,
+        pattern: (u32, u32),
+        written: (u32, u32),
+    ) -> RuleView<'_> {
+        RuleView {
+            line,
+            kind: if allow { RuleKind::Allow } else { RuleKind::Disallow },
+            // Patterns are normalised, so ASCII.
+            pattern: core::str::from_utf8(self.span(pattern))
+                .unwrap_or_default(),
+            written: self.span(written),
+        }
+    }
+
     /// The verdict and deciding rule under the 1996 reading.
     fn first_decide(&self, first: &[FirstRule], path: &[u8]) -> Decision<'_> {
         let path = verdict::decode_1996(path);
         for r in first {
             let decoded = self.span(r.decoded);
             if path.starts_with(decoded) {
-                let view = RuleView {
-                    line: r.line,
-                    kind: if r.allow {
-                        RuleKind::Allow
-                    } else {
-                        RuleKind::Disallow
-                    },
-                    pattern: core::str::from_utf8(self.span(r.pattern))
-                        .unwrap_or_default(),
-                    written: self.span(r.written),
-                };
+                let view = self.view(r.line, r.allow, r.pattern, r.written);
                 let priority = r.pattern.1 as usize;
                 let rule = DecidingRule::new(view, priority, false);
                 return Decision::new(
@@ -394,18 +402,7 @@ impl Matcher {
         }
         match self.find(&match_path(url)) {
             Some(r) => {
-                let view = RuleView {
-                    line: r.line,
-                    kind: if r.allow {
-                        RuleKind::Allow
-                    } else {
-                        RuleKind::Disallow
-                    },
-                    // Patterns are normalised, so ASCII.
-                    pattern: core::str::from_utf8(self.span(r.pattern))
-                        .unwrap_or_default(),
-                    written: self.span(r.written),
-                };
+                let view = self.view(r.line, r.allow, r.pattern, r.written);
                 let rule =
                     DecidingRule::new(view, r.priority as usize, r.via_index);
                 let allowed =
@@ -433,8 +430,13 @@ impl Matcher {
     /// that would cost more than [`COVERAGE_BUDGET`](crate::COVERAGE_BUDGET)
     /// to decide, the answer is [`Coverage::Unknown`], never a guess.
     ///
-    /// It costs one check per rule at most, and stops as soon as both an
-    /// allowed and a disallowed path are found.
+    /// It costs at most four checks per rule (two for a pattern that
+    /// starts with `*`, each with `*` read as nothing and as the fresh
+    /// byte), and stops as soon as both an allowed and a disallowed path
+    /// are found.
+    ///
+    /// Witnesses are paths. To check one as a URL, put it after a scheme
+    /// and host: a path such as `//a` alone would read as a host.
     ///
     /// # Example
     ///
@@ -445,7 +447,8 @@ impl Matcher {
     /// assert_eq!(robots.matcher(&["a"]).coverage(), Coverage::DisallowedEverywhere);
     /// let partial = robots.matcher(&["b"]).coverage();
     /// assert_eq!(partial.allowed_witness(), Some("/"));
-    /// assert!(!robots.is_allowed("b", partial.disallowed_witness().unwrap()));
+    /// let url = format!("https://example.com{}", partial.disallowed_witness().unwrap());
+    /// assert!(!robots.is_allowed("b", &url));
     /// assert_eq!(robots.matcher(&["c"]).coverage(), Coverage::AllowedEverywhere);
     /// ```
     pub fn coverage(&self) -> Coverage {

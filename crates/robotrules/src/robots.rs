@@ -104,7 +104,7 @@ impl Robots {
     /// matched without regard to ASCII case and never cut: `FooBot/1.0`
     /// matches no line. `url` is a full or relative URL, already
     /// percent-encoded; only its path, parameters and query count
-    /// ([`path_of`]).
+    /// ([`path_of`](crate::path_of)).
     ///
     /// This is the reference's `OneAgentAllowedByRobots`. For many checks
     /// for the same crawler, [`Robots::matcher`] is faster.

@@ -101,8 +101,8 @@ pub(crate) fn first_match<'a>(
     Decision::new(true, None)
 }
 
-/// Decodes `%xx` escapes other than `%2F` (either case), as the 1996 draft
-/// compares URLs.
+/// Decodes `%xx` escapes other than `%2F` (either case, written `%2F`), as
+/// the 1996 draft compares URLs.
 pub(crate) fn decode_1996(s: &[u8]) -> Vec<u8> {
     let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
     let mut out = Vec::with_capacity(s.len());
@@ -111,11 +111,15 @@ pub(crate) fn decode_1996(s: &[u8]) -> Vec<u8> {
         if s[i] == b'%' && i + 2 < s.len() {
             if let (Some(h), Some(l)) = (hex(s[i + 1]), hex(s[i + 2])) {
                 let byte = h * 16 + l;
-                if byte != b'/' {
+                // `%2F` stays encoded (it is not a path separator), in
+                // one case so that `%2f` and `%2F` compare equal.
+                if byte == b'/' {
+                    out.extend_from_slice(b"%2F");
+                } else {
                     out.push(byte);
-                    i += 3;
-                    continue;
                 }
+                i += 3;
+                continue;
             }
         }
         out.push(s[i]);
@@ -139,7 +143,7 @@ mod tests {
         d!(b"/a%7Eb", b"/a~b");
         d!(b"/a%7eb", b"/a~b");
         d!(b"/a%2Fb", b"/a%2Fb");
-        d!(b"/a%2fb", b"/a%2fb");
+        d!(b"/a%2fb", b"/a%2Fb");
         d!(b"/a%", b"/a%");
         d!(b"/a%4", b"/a%4");
         d!(b"/a%41", b"/aA");

@@ -130,6 +130,7 @@ fn first_match_decodes_escapes_but_2f() {
     first!(body, "/~user/x", false, Some(2));
     first!(body, "/%7euser", false, Some(2));
     first!(body, "/a%2Fb", false, Some(3));
+    first!(body, "/a%2fb", false, Some(3));
     first!(body, "/a/b", true, None);
     // Non-ASCII: normalised in the pattern, decoded on both sides.
     let body = "user-agent: *\ndisallow: /caf\u{e9}\n";
