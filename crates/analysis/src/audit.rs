@@ -92,6 +92,10 @@ impl serde::Serialize for Standing {
     }
 }
 
+/// The least coverage budget each distinct set of groups gets: about a
+/// millisecond's work, enough for any ordinary group.
+const FLOOR: u64 = 1 << 20;
+
 /// Audits `robots` for every crawler of `catalogue`, in catalogue order.
 ///
 /// For each crawler: whether a group names it or the `*` groups apply
@@ -99,8 +103,9 @@ impl serde::Serialize for Standing {
 /// every path, some or none. The access is exact, not read from the
 /// rules' text: `Disallow: /` and `Disallow: /*` both block everything,
 /// and `Allow: /$` beside them opens the root again. It is
-/// [`Coverage::Unknown`] only for rule sets too costly to decide
-/// ([`robotrules::COVERAGE_BUDGET`]).
+/// [`Coverage::Unknown`] only for rule sets too costly to decide: the
+/// crawlers of one file share one [`robotrules::COVERAGE_BUDGET`], so that
+/// a file of many hostile groups costs no more than one.
 ///
 /// # Example
 ///
@@ -122,6 +127,9 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
     // Crawlers with the same groups (every crawler that no group names
     // gets the `*` groups) have the same coverage: it is computed once.
     let mut coverage_of: HashMap<Vec<usize>, Coverage> = HashMap::new();
+    // One budget for the whole file, so that a file of many hostile groups
+    // costs no more than one: past it, a crawler's access is `Unknown`.
+    let mut budget = robotrules::COVERAGE_BUDGET;
     catalogue
         .crawlers()
         .iter()
@@ -150,7 +158,16 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
                 selection.groups().map(|g| g.index()).collect();
             let coverage = coverage_of
                 .entry(groups)
-                .or_insert_with(|| robots.matcher(&[token]).coverage())
+                .or_insert_with(|| {
+                    // Every crawler gets a little, so that the simple
+                    // rule sets after a costly one are still decided.
+                    let mut mine = budget.max(FLOOR);
+                    let before = mine;
+                    let matcher = robots.matcher(&[token]);
+                    let coverage = matcher.coverage_within(&mut mine);
+                    budget = budget.saturating_sub(before - mine);
+                    coverage
+                })
                 .clone();
             Standing { crawler: crawler.clone(), via, lines, coverage }
         })
@@ -177,6 +194,26 @@ mod tests {
                 (Via::$via, &$lines[..], $access)
             );
         }};
+    }
+
+    #[test]
+    fn a_costly_group_leaves_the_others_decided() {
+        use std::fmt::Write as _;
+        // A group that spends the file's whole budget, then simple ones.
+        let mut body = String::from("User-agent: GPTBot\n");
+        for i in 0..9_000 {
+            let _ = write!(body, "Disallow: /*a{i:b}*b\nAllow: /*a{i:b}*b\n");
+        }
+        body.push_str("User-agent: *\nDisallow: /private/\n");
+        let standings =
+            audit(&Robots::parse(body.as_bytes()), &Catalogue::builtin());
+        let access = |token: &str| {
+            let s = standings.iter().find(|s| s.crawler.token == token);
+            s.map(|s| s.coverage.as_str())
+        };
+        assert_eq!(access("GPTBot"), Some("unknown"));
+        assert_eq!(access("Googlebot"), Some("partial"));
+        assert_eq!(access("CCBot"), Some("partial"));
     }
 
     #[test]

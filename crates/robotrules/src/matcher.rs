@@ -452,7 +452,30 @@ impl Matcher {
     /// assert_eq!(robots.matcher(&["c"]).coverage(), Coverage::AllowedEverywhere);
     /// ```
     pub fn coverage(&self) -> Coverage {
-        crate::coverage::coverage(self)
+        self.coverage_within(&mut { crate::COVERAGE_BUDGET })
+    }
+
+    /// [`Matcher::coverage`], spending at most `budget` (in the units of
+    /// [`COVERAGE_BUDGET`](crate::COVERAGE_BUDGET)) and taking what it
+    /// spent from it: one budget can bound the site-level verdicts of many
+    /// crawlers on one file. [`Coverage::Unknown`] once it runs out.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::{Coverage, Robots, COVERAGE_BUDGET};
+    ///
+    /// let robots = Robots::parse(b"user-agent: a\ndisallow: /\nuser-agent: b\nallow: /\n");
+    /// let mut budget = COVERAGE_BUDGET;
+    /// for agent in ["a", "b"] {
+    ///     let coverage = robots.matcher(&[agent]).coverage_within(&mut budget);
+    ///     assert_ne!(coverage, Coverage::Unknown);
+    /// }
+    /// assert!(budget < COVERAGE_BUDGET);
+    /// assert_eq!(robots.matcher(&["a"]).coverage_within(&mut 0), Coverage::Unknown);
+    /// ```
+    pub fn coverage_within(&self, budget: &mut u64) -> Coverage {
+        crate::coverage::coverage(self, budget)
     }
 
     /// Returns the number of rules the matcher checks (including the
