@@ -112,15 +112,8 @@ fn many_rules_of_one_form_and_one_priority() {
 #[test]
 fn random_bytes_are_bounded() {
     // A simple generator: the same bytes on every run.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let body: Vec<u8> = (0..1 << 20)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 24) as u8
-        })
-        .collect();
+    let body =
+        robotrules_testdata::random_bytes(1 << 20, 0x2545_f491_4f6c_dd1d);
     let found = lint(&body);
     assert!(found.iter().any(|d| d.code == Code::Binary));
     assert!(found.len() <= 1001, "{}", found.len());

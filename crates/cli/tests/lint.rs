@@ -87,15 +87,8 @@ fn escapes_and_binary_data_stay_out_of_the_terminal() {
     let text = stdout(&run(&["lint", &file], b""));
     assert!(text.contains("Disalow: /x\\x1b[31mRED"), "{text}");
     // A megabyte of random bytes: bounded output.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let body: Vec<u8> = (0..1 << 20)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 24) as u8
-        })
-        .collect();
+    let body =
+        robotrules_testdata::random_bytes(1 << 20, 0x9e37_79b9_7f4a_7c15);
     let (_dir, file) = robots_file(&body);
     let out = run(&["lint", "--json", &file], b"");
     let rows = json_rows(&out);

@@ -193,10 +193,13 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
 /// Returns a short string of bytes that no pattern contains.
 fn fresh_string(rules: &impl Rules) -> Vec<u8> {
     let mut used = 0u128;
+    let literal = rules.is_literal();
     rules.for_each_pattern(&mut |pat| {
         used |= pattern::byte_set(pat);
-        // The 1996 reading compares decoded bytes.
-        used |= pattern::byte_set(&crate::verdict::decode_1996(pat));
+        if literal {
+            // The 1996 reading compares decoded bytes.
+            used |= pattern::byte_set(&crate::verdict::decode_1996(pat));
+        }
         true
     });
     match FRESH.iter().find(|&&b| used & (1u128 << b) == 0) {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::coverage::{self, Coverage};
-use crate::extension::RequestRate;
+use crate::extension::{ExtensionValue, RequestRate};
 use crate::options::{MatchOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern::{self, Tail};
@@ -230,8 +230,22 @@ impl Matcher {
         let selection = robots.select_with(agents, options);
         let named = selection.is_named();
         let chosen: Vec<_> = selection.rules().collect();
-        let crawl_delay = selection.groups().find_map(|g| g.crawl_delay());
-        let request_rate = selection.groups().find_map(|g| g.request_rate());
+        // The first valid value of each, in one pass over the groups'
+        // extension lines.
+        let (mut crawl_delay, mut request_rate) = (None, None);
+        for e in selection.groups().flat_map(|g| g.extensions()) {
+            match e.value() {
+                Ok(ExtensionValue::CrawlDelay(s)) if crawl_delay.is_none() => {
+                    crawl_delay = Some(s);
+                }
+                Ok(ExtensionValue::RequestRate(r))
+                    if request_rate.is_none() =>
+                {
+                    request_rate = Some(r);
+                }
+                _ => {}
+            }
+        }
         let extras = Extras { named, crawl_delay, request_rate };
         if options.get_semantics() == Semantics::FirstMatch1996 {
             return Matcher::first_match(&chosen, extras);

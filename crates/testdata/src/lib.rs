@@ -154,6 +154,20 @@ fn files_in(root: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// `len` bytes of noise, the same for the same `seed` on every run (an
+/// xorshift generator): binary input for robustness tests.
+pub fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
