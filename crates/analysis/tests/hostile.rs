@@ -111,7 +111,6 @@ fn many_rules_of_one_form_and_one_priority() {
 
 #[test]
 fn random_bytes_are_bounded() {
-    // A simple generator: the same bytes on every run.
     let body =
         robotrules_testdata::random_bytes(1 << 20, 0x2545_f491_4f6c_dd1d);
     let found = lint(&body);
