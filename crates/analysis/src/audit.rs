@@ -42,7 +42,7 @@ impl Via {
 /// `via`, `lines`, `access` (`"allowed"`, `"partial"`, `"disallowed"` or
 /// `"unknown"`) and, for partial access, `allowed_path` and
 /// `disallowed_path`.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Standing {
     /// The crawler.
@@ -55,7 +55,25 @@ pub struct Standing {
     /// How much of the site it may fetch, with a path of each kind for
     /// [`Coverage::Partial`] ([`robotrules::Matcher::coverage`]).
     pub coverage: Coverage,
+    /// The crawl-delay that applies to it, in seconds
+    /// ([`robotrules::Matcher::crawl_delay`]): not part of RFC 9309, read
+    /// by some crawlers (Bing, Yandex), ignored by Google.
+    pub crawl_delay: Option<f64>,
 }
+
+// By hand: the crawl-delay is a float, compared by its bits.
+impl PartialEq for Standing {
+    fn eq(&self, other: &Standing) -> bool {
+        self.crawler == other.crawler
+            && self.via == other.via
+            && self.lines == other.lines
+            && self.coverage == other.coverage
+            && self.crawl_delay.map(f64::to_bits)
+                == other.crawl_delay.map(f64::to_bits)
+    }
+}
+
+impl Eq for Standing {}
 
 impl Standing {
     /// Returns true if and only if some group names the crawler.
@@ -126,7 +144,8 @@ const FLOOR: u64 = 1 << 20;
 pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
     // Crawlers with the same groups (every crawler that no group names
     // gets the `*` groups) have the same coverage: it is computed once.
-    let mut coverage_of: HashMap<Vec<usize>, Coverage> = HashMap::new();
+    let mut coverage_of: HashMap<Vec<usize>, (Coverage, Option<f64>)> =
+        HashMap::new();
     // One budget for the whole file, so that a file of many hostile groups
     // costs no more than one: past it, a crawler's access is `Unknown`.
     let mut budget = robotrules::COVERAGE_BUDGET;
@@ -156,7 +175,7 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
             };
             let groups: Vec<usize> =
                 selection.groups().map(|g| g.index()).collect();
-            let coverage = coverage_of
+            let (coverage, crawl_delay) = coverage_of
                 .entry(groups)
                 .or_insert_with(|| {
                     // Every crawler gets a little, so that the simple
@@ -166,10 +185,16 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
                     let matcher = robots.matcher(&[token]);
                     let coverage = matcher.coverage_within(&mut mine);
                     budget = budget.saturating_sub(before - mine);
-                    coverage
+                    (coverage, matcher.crawl_delay())
                 })
                 .clone();
-            Standing { crawler: crawler.clone(), via, lines, coverage }
+            Standing {
+                crawler: crawler.clone(),
+                via,
+                lines,
+                coverage,
+                crawl_delay,
+            }
         })
         .collect()
 }
@@ -253,6 +278,14 @@ mod tests {
             [2u32],
             "allowed"
         );
+    }
+
+    #[test]
+    fn crawl_delays() {
+        let body = b"User-agent: a\nCrawl-delay: 2\nDisallow: /a\n\nUser-agent: *\nCrawl-delay: 0.5\n";
+        assert_eq!(one(body, "a").crawl_delay, Some(2.0));
+        assert_eq!(one(body, "b").crawl_delay, Some(0.5));
+        assert_eq!(one(b"User-agent: *\nDisallow: /\n", "a").crawl_delay, None);
     }
 
     #[test]

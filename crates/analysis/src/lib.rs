@@ -74,6 +74,7 @@
 #![deny(missing_docs)]
 
 mod audit;
+mod body;
 mod catalogue;
 mod explain;
 mod lint;
@@ -82,6 +83,7 @@ mod rule;
 mod text;
 
 pub use crate::audit::{audit, Standing, Via};
+pub use crate::body::BodyKind;
 pub use crate::catalogue::{
     Catalogue, CatalogueError, CatalogueErrorKind, Crawler, Purpose,
 };

@@ -3,59 +3,21 @@
 use robotrules::FETCH_LIMIT;
 
 use super::super::Ctx;
+use crate::body::BodyKind;
 use crate::lint::Code;
-
-/// How much of the start of the file is sampled to tell text from not.
-const SAMPLE: usize = 4096;
-
-/// Starts of files that are not text.
-const MAGIC: &[&[u8]] = &[
-    b"\x1F\x8B",         // gzip
-    b"\x28\xB5\x2F\xFD", // zstd
-    b"BZh",              // bzip2
-    b"PK\x03\x04",       // zip
-    b"\x89PNG",          // PNG
-    b"\xFF\xD8\xFF",     // JPEG
-    b"GIF8",             // GIF
-    b"%PDF-",            // PDF
-    b"\xFF\xFE",         // UTF-16 LE
-    b"\xFE\xFF",         // UTF-16 BE
-    b"\x00\x00\xFE\xFF", // UTF-32 BE
-];
-
-/// Returns true if the start of `body` looks like binary data: a known
-/// signature, or many control bytes. Tabs, line ends, form feeds and
-/// escape characters are text: a text file with terminal escapes in it
-/// is a text file.
-fn is_binary(body: &[u8]) -> bool {
-    if MAGIC.iter().any(|m| body.starts_with(m)) {
-        return true;
-    }
-    let sample = &body[..body.len().min(SAMPLE)];
-    let controls = sample
-        .iter()
-        .filter(|&&b| b < 0x20 && !b"\t\n\r\x0c\x1b".contains(&b))
-        .count();
-    controls * 16 > sample.len()
-}
 
 /// RT005 (an HTML page) and RT006 (binary data).
 pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
-    let body = ctx.body();
-    let head = String::from_utf8_lossy(&body[..body.len().min(1024)])
-        .to_ascii_lowercase();
-    let html = ["<!doctype html", "<html", "<head", "<body", "<script"]
-        .iter()
-        .any(|t| head.contains(t));
+    let kind = BodyKind::of(ctx.body());
     let whole = ctx.whole(1);
-    if html {
+    if kind == BodyKind::Html {
         ctx.report(Code::Html, 1, whole, || {
             (
                 "the file is an HTML page, not a robots.txt".into(),
                 Some(Code::Html.help().into()),
             )
         });
-    } else if is_binary(body) {
+    } else if kind == BodyKind::Binary {
         ctx.report(Code::Binary, 1, whole, || {
             (
                 "the file holds binary data (UTF-16, compressed or an \
@@ -65,7 +27,7 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
             )
         });
     }
-    ctx.not_text = html || is_binary(body);
+    ctx.not_text = kind != BodyKind::Text;
 }
 
 /// RT001: over 500 KiB, reported on the line that crosses the limit.

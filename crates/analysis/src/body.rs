@@ -1,0 +1,124 @@
+//! What a body served as robots.txt is: text, an HTML page or binary
+//! data.
+
+/// How much of the start of the file is sampled to tell text from not.
+const SAMPLE: usize = 4096;
+
+/// Starts of files that are not text.
+const MAGIC: &[&[u8]] = &[
+    b"\x1F\x8B",         // gzip
+    b"\x28\xB5\x2F\xFD", // zstd
+    b"BZh",              // bzip2
+    b"PK\x03\x04",       // zip
+    b"\x89PNG",          // PNG
+    b"\xFF\xD8\xFF",     // JPEG
+    b"GIF8",             // GIF
+    b"%PDF-",            // PDF
+    b"\xFF\xFE",         // UTF-16 LE
+    b"\xFE\xFF",         // UTF-16 BE
+    b"\x00\x00\xFE\xFF", // UTF-32 BE
+];
+
+/// What a body served as a robots.txt holds: the test behind RT005 and
+/// RT006, for front ends that classify many files (bulk jobs) without
+/// linting them.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::BodyKind;
+///
+/// assert_eq!(BodyKind::of(b"User-agent: *\nDisallow: /\n"), BodyKind::Text);
+/// assert_eq!(BodyKind::of(b"<!DOCTYPE html><html></html>"), BodyKind::Html);
+/// assert_eq!(BodyKind::of(b"\x1f\x8b\x08\x00"), BodyKind::Binary);
+/// ```
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum BodyKind {
+    /// Text: read as a robots.txt.
+    Text,
+    /// An HTML page (an error page or a site's home page served in place
+    /// of the robots.txt): its first KiB names `<!doctype html`, `<html`,
+    /// `<head`, `<body` or `<script`.
+    Html,
+    /// Binary data: a known signature (gzip, zstd, zip, images, PDF,
+    /// UTF-16 or UTF-32 byte order marks) or many control bytes in the
+    /// first 4 KiB.
+    Binary,
+}
+
+impl BodyKind {
+    /// What `body` holds.
+    pub fn of(body: &[u8]) -> BodyKind {
+        let head = &body[..body.len().min(1024)];
+        let html = [
+            &b"<!doctype html"[..],
+            b"<html",
+            b"<head",
+            b"<body",
+            b"<script",
+        ]
+        .iter()
+        .any(|t| contains_ignore_case(head, t));
+        if html {
+            BodyKind::Html
+        } else if is_binary(body) {
+            BodyKind::Binary
+        } else {
+            BodyKind::Text
+        }
+    }
+
+    /// `"text"`, `"html"` or `"binary"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BodyKind::Text => "text",
+            BodyKind::Html => "html",
+            BodyKind::Binary => "binary",
+        }
+    }
+}
+
+/// Returns true if and only if `needle` (lowercase ASCII) occurs in
+/// `haystack`, ignoring ASCII case.
+fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Returns true if the start of `body` looks like binary data: a known
+/// signature, or many control bytes. Tabs, line ends, form feeds and
+/// escape characters are text: a text file with terminal escapes in it
+/// is a text file.
+fn is_binary(body: &[u8]) -> bool {
+    if MAGIC.iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    let sample = &body[..body.len().min(SAMPLE)];
+    let controls = sample
+        .iter()
+        .filter(|&&b| b < 0x20 && !b"\t\n\r\x0c\x1b".contains(&b))
+        .count();
+    controls * 16 > sample.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! kind {
+        ($body:expr, $kind:ident) => {
+            assert_eq!(BodyKind::of($body), BodyKind::$kind);
+        };
+    }
+
+    #[test]
+    fn kinds() {
+        kind!(b"", Text);
+        kind!(b"User-agent: *\nDisallow: /html/\n", Text);
+        kind!(b"\n\n<HTML><BODY>404</BODY></HTML>", Html);
+        kind!(b"<!DocType HTML>", Html);
+        kind!(b"\x89PNG\r\n", Binary);
+        kind!(b"\xff\xfeU\x00s\x00", Binary);
+        kind!(b"a\x01\x02\x03\x04\x05", Binary);
+    }
+}

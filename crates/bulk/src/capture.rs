@@ -1,0 +1,530 @@
+//! Captures: one fetch of a robots.txt URL, read from any input.
+//!
+//! | input | what is one capture |
+//! |---|---|
+//! | WARC, WARC.gz | a `response` record (the HTTP status line and headers inside its block) |
+//! | JSON lines | a line `{"url", "status", "headers", "body"}` |
+//! | a plain file | the file, served with status 200 |
+//!
+//! A capture is read twice by [`Job`](crate::Job): once for the index of
+//! sites, once, found again by its [`Pos`], to be evaluated.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use crate::problem::{Problem, ProblemKind};
+use crate::warc;
+
+/// What kind of input a file is.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum Format {
+    /// A WARC file, plain or with a gzip member per record.
+    Warc,
+    /// JSON lines, one capture a line.
+    JsonLines,
+    /// One robots.txt file.
+    Plain,
+}
+
+/// One input file.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub struct Source {
+    /// Where it is.
+    pub path: PathBuf,
+    /// What it holds.
+    pub format: Format,
+}
+
+impl Source {
+    /// A source of `format`.
+    pub fn new(path: impl Into<PathBuf>, format: Format) -> Source {
+        Source { path: path.into(), format }
+    }
+
+    /// The format of a file, from its name: `.warc`, `.warc.gz`, `.arc`
+    /// and `.arc.gz` are WARC, `.jsonl`, `.ndjson` and `.json` are JSON
+    /// lines, anything else a plain robots.txt file.
+    pub fn of(path: impl Into<PathBuf>) -> Source {
+        let path = path.into();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let format = if name.ends_with(".warc") || name.ends_with(".warc.gz")
+        {
+            Format::Warc
+        } else if [".jsonl", ".ndjson", ".json"]
+            .iter()
+            .any(|e| name.ends_with(e))
+        {
+            Format::JsonLines
+        } else {
+            Format::Plain
+        };
+        Source { path, format }
+    }
+
+    /// The file's name as given, for rows and problems.
+    pub fn name(&self) -> String {
+        self.path.to_string_lossy().into_owned()
+    }
+}
+
+/// Expands the inputs given on a command line into sources, in a fixed
+/// order: a directory becomes its files (recursively, sorted by name); a
+/// file named `*.paths` (Common Crawl's `robotstxt.paths`, unzipped) or
+/// `*.list` lists one path a line, relative to the list's directory;
+/// anything else is one file, its format from its name ([`Source::of`]).
+///
+/// # Errors
+///
+/// A directory or list that cannot be read.
+pub fn expand(inputs: &[PathBuf]) -> io::Result<Vec<Source>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        expand_one(input, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn expand_one(path: &Path, out: &mut Vec<Source>) -> io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()?;
+        entries.sort();
+        for entry in entries {
+            expand_one(&entry, out)?;
+        }
+        return Ok(());
+    }
+    let name = path.to_string_lossy();
+    if name.ends_with(".paths") || name.ends_with(".list") {
+        let base = path.parent().unwrap_or(Path::new(""));
+        let text = std::fs::read_to_string(path)?;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let p = Path::new(line);
+            out.push(Source::of(if p.is_absolute() {
+                p.to_path_buf()
+            } else {
+                base.join(p)
+            }));
+        }
+        return Ok(());
+    }
+    out.push(Source::of(path));
+    Ok(())
+}
+
+/// Where a capture is: its source (an index into the job's sources), the
+/// byte offset of its gzip member, record or line, and its place in a
+/// gzip member.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[non_exhaustive]
+pub struct Pos {
+    /// The index of the source.
+    pub source: u32,
+    /// The byte offset.
+    pub offset: u64,
+    /// The record's place in its gzip member.
+    pub ordinal: u32,
+}
+
+/// One fetch of a robots.txt URL: where it was asked and what came back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Capture {
+    /// Where it is in the input.
+    pub pos: Pos,
+    /// The crawl it belongs to (`isPartOf` of the WARC file, a
+    /// `CC-MAIN-…` part of the path, or the job's), empty if unknown.
+    pub crawl: String,
+    /// The URL asked (`WARC-Target-URI`).
+    pub url: String,
+    /// When (`WARC-Date`), empty if unknown.
+    pub date: String,
+    /// The HTTP status code, `None` if the record holds no HTTP response.
+    pub status: Option<u16>,
+    /// The `Location` header.
+    pub location: Option<String>,
+    /// The `Content-Encoding` header.
+    pub encoding: Option<String>,
+    /// The body as it came, before content decoding.
+    pub body: Vec<u8>,
+    /// True if and only if the body was cut by the reader's limit.
+    pub cut: bool,
+}
+
+/// The HTTP response inside a `response` record: status line, headers,
+/// body.
+fn http(block: &[u8], capture: &mut Capture) -> bool {
+    let mut rest = block;
+    let mut first = true;
+    loop {
+        let end = memchr(b'\n', rest);
+        let Some(end) = end else { return false };
+        let line = &rest[..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        rest = &rest[end + 1..];
+        if first {
+            first = false;
+            let text = String::from_utf8_lossy(line);
+            let mut parts = text.split_ascii_whitespace();
+            let version = parts.next().unwrap_or("");
+            if !version.starts_with("HTTP/") {
+                return false;
+            }
+            match parts.next().and_then(|c| c.parse::<u16>().ok()) {
+                Some(code) if (100..=999).contains(&code) => {
+                    capture.status = Some(code)
+                }
+                _ => return false,
+            }
+            continue;
+        }
+        if line.is_empty() {
+            break;
+        }
+        let Some(colon) = memchr(b':', line) else { continue };
+        let name = &line[..colon];
+        let value = String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
+        if name.eq_ignore_ascii_case(b"location") {
+            capture.location = Some(value);
+        } else if name.eq_ignore_ascii_case(b"content-encoding") {
+            capture.encoding = Some(value);
+        }
+    }
+    capture.body = rest.to_vec();
+    true
+}
+
+fn memchr(b: u8, s: &[u8]) -> Option<usize> {
+    s.iter().position(|&x| x == b)
+}
+
+/// A `CC-MAIN-YYYY-WW` part of a path.
+fn crawl_of_path(path: &Path) -> Option<String> {
+    path.iter().find_map(|part| {
+        let part = part.to_string_lossy();
+        (part.starts_with("CC-MAIN-") && part.len() == 15)
+            .then(|| part.into_owned())
+    })
+}
+
+/// Reads every capture of `source` (index `index`), in file order, and
+/// the problems among them: each goes to `each`. `crawl`, if given, is
+/// every capture's crawl.
+pub fn read(
+    source: &Source,
+    index: u32,
+    crawl: Option<&str>,
+    each: &mut dyn FnMut(Result<Capture, Problem>),
+) {
+    let name = source.name();
+    let file = match File::open(&source.path) {
+        Ok(f) => f,
+        Err(e) => {
+            each(Err(Problem {
+                file: name,
+                offset: 0,
+                kind: ProblemKind::Io,
+                detail: e.to_string(),
+            }));
+            return;
+        }
+    };
+    let input = BufReader::with_capacity(1 << 16, file);
+    let mut crawl = crawl
+        .map(str::to_string)
+        .or_else(|| crawl_of_path(&source.path))
+        .unwrap_or_default();
+    let fixed = !crawl.is_empty();
+    match source.format {
+        Format::Warc => {
+            for item in warc::Reader::new(input, &name) {
+                match item {
+                    Err(p) => each(Err(p)),
+                    Ok(record) => {
+                        if !fixed {
+                            if let Some(c) = record.is_part_of() {
+                                crawl = c;
+                            }
+                        }
+                        if let Some(c) =
+                            from_record(record, index, &crawl, &name)
+                        {
+                            each(c);
+                        }
+                    }
+                }
+            }
+        }
+        Format::JsonLines => {
+            let mut offset = 0u64;
+            let mut input = input;
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match input.read_until(b'\n', &mut line) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let pos = Pos { source: index, offset, ordinal: 0 };
+                        if !line.iter().all(u8::is_ascii_whitespace) {
+                            each(from_json(&line, pos, &crawl, &name));
+                        }
+                        offset += n as u64;
+                    }
+                    Err(e) => {
+                        each(Err(Problem {
+                            file: name.clone(),
+                            offset,
+                            kind: ProblemKind::Io,
+                            detail: e.to_string(),
+                        }));
+                        break;
+                    }
+                }
+            }
+        }
+        Format::Plain => each(plain(input, index, &crawl, source)),
+    }
+}
+
+/// Reads captures of one source again, at their positions, keeping the
+/// file open: forward seeks within the buffer cost nothing.
+pub struct Rereader<'a> {
+    source: &'a Source,
+    input: Option<BufReader<File>>,
+}
+
+impl<'a> Rereader<'a> {
+    /// A reader of `source`; the file is opened on the first read.
+    pub fn new(source: &'a Source) -> Rereader<'a> {
+        Rereader { source, input: None }
+    }
+
+    /// Reads the capture at `pos` again; `crawl` is its crawl.
+    ///
+    /// # Errors
+    ///
+    /// A [`Problem`] if it cannot be read there.
+    pub fn read_at(
+        &mut self,
+        pos: Pos,
+        crawl: &str,
+    ) -> Result<Capture, Problem> {
+        let source = self.source;
+        let name = source.name();
+        let problem = |e: io::Error| Problem {
+            file: name.clone(),
+            offset: pos.offset,
+            kind: ProblemKind::Io,
+            detail: e.to_string(),
+        };
+        if self.input.is_none() {
+            let file = File::open(&source.path).map_err(problem)?;
+            self.input = Some(BufReader::with_capacity(1 << 16, file));
+        }
+        let Some(input) = self.input.as_mut() else {
+            unreachable!("opened above")
+        };
+        let here = input.stream_position().map_err(problem)?;
+        if pos.offset >= here {
+            input.seek_relative((pos.offset - here) as i64).map_err(problem)?;
+        } else {
+            input.seek(SeekFrom::Start(pos.offset)).map_err(problem)?;
+        }
+        match source.format {
+            Format::Warc => {
+                let record = warc::read_at(input, &name, pos.offset, pos.ordinal)?;
+                match from_record(record, pos.source, crawl, &name) {
+                    Some(c) => c,
+                    None => Err(problem(io::Error::other("not a capture"))),
+                }
+            }
+            Format::JsonLines => {
+                let mut line = Vec::new();
+                input.read_until(b'\n', &mut line).map_err(problem)?;
+                from_json(&line, pos, crawl, &name)
+            }
+            Format::Plain => plain(input, pos.source, crawl, source),
+        }
+    }
+}
+
+fn from_record(
+    record: warc::Record,
+    index: u32,
+    crawl: &str,
+    name: &str,
+) -> Option<Result<Capture, Problem>> {
+    if record.kind != "response" {
+        return None;
+    }
+    let mut c = Capture {
+        pos: Pos {
+            source: index,
+            offset: record.offset,
+            ordinal: record.ordinal,
+        },
+        crawl: crawl.to_string(),
+        url: record.target_uri.unwrap_or_default(),
+        date: record.date.unwrap_or_default(),
+        cut: record.block_truncated,
+        ..Capture::default()
+    };
+    if !http(&record.block, &mut c) {
+        return Some(Err(Problem {
+            file: name.to_string(),
+            offset: record.offset,
+            kind: ProblemKind::Http,
+            detail: format!(
+                "the response for {:?} holds no HTTP status line",
+                c.url
+            ),
+        }));
+    }
+    Some(Ok(c))
+}
+
+#[derive(serde::Deserialize)]
+struct JsonCapture {
+    url: String,
+    status: u16,
+    #[serde(default)]
+    headers: Headers,
+    #[serde(default)]
+    body: String,
+    #[serde(default)]
+    date: String,
+    #[serde(default)]
+    crawl: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(untagged)]
+enum Headers {
+    #[default]
+    None,
+    Map(std::collections::BTreeMap<String, String>),
+    Pairs(Vec<(String, String)>),
+}
+
+fn from_json(
+    line: &[u8],
+    pos: Pos,
+    crawl: &str,
+    name: &str,
+) -> Result<Capture, Problem> {
+    let j: JsonCapture = serde_json::from_slice(line).map_err(|e| Problem {
+        file: name.to_string(),
+        offset: pos.offset,
+        kind: ProblemKind::Json,
+        detail: e.to_string(),
+    })?;
+    let pairs: Vec<(String, String)> = match j.headers {
+        Headers::None => vec![],
+        Headers::Map(m) => m.into_iter().collect(),
+        Headers::Pairs(p) => p,
+    };
+    let header = |n: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(n))
+            .map(|(_, v)| v.clone())
+    };
+    Ok(Capture {
+        pos,
+        crawl: j.crawl.unwrap_or_else(|| crawl.to_string()),
+        url: j.url,
+        date: j.date,
+        status: Some(j.status),
+        location: header("location"),
+        encoding: header("content-encoding"),
+        body: j.body.into_bytes(),
+        cut: false,
+    })
+}
+
+fn plain(
+    input: impl Read,
+    index: u32,
+    crawl: &str,
+    source: &Source,
+) -> Result<Capture, Problem> {
+    let mut body = Vec::new();
+    let limit = warc::MEMBER_LIMIT as u64;
+    input.take(limit + 1).read_to_end(&mut body).map_err(|e| Problem {
+        file: source.name(),
+        offset: 0,
+        kind: ProblemKind::Io,
+        detail: e.to_string(),
+    })?;
+    let cut = body.len() as u64 > limit;
+    body.truncate(warc::MEMBER_LIMIT);
+    // The file's name without `.txt` names the site when it is a host
+    // name; otherwise the path does.
+    let stem = source
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().trim_end_matches(".txt").to_string())
+        .unwrap_or_default();
+    let url = match url::Url::parse(&format!("https://{stem}/robots.txt")) {
+        Ok(u) if u.host_str() == Some(stem.to_ascii_lowercase().as_str()) => {
+            u.to_string()
+        }
+        _ => url::Url::from_file_path(
+            std::path::absolute(&source.path)
+                .unwrap_or_else(|_| source.path.clone()),
+        )
+        .map(|u| u.to_string())
+        .unwrap_or_else(|_| source.name()),
+    };
+    Ok(Capture {
+        pos: Pos { source: index, offset: 0, ordinal: 0 },
+        crawl: crawl.to_string(),
+        url,
+        date: String::new(),
+        status: Some(200),
+        location: None,
+        encoding: None,
+        body,
+        cut,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_payload() {
+        let mut c = Capture::default();
+        assert!(http(
+            b"HTTP/1.1 301 Moved\r\nLocation: https://a/robots.txt\r\n\r\n",
+            &mut c
+        ));
+        assert_eq!(c.status, Some(301));
+        assert_eq!(c.location.as_deref(), Some("https://a/robots.txt"));
+        let mut c = Capture::default();
+        assert!(http(b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab", &mut c));
+        assert_eq!((c.encoding.as_deref(), &c.body[..]), (Some("gzip"), &b"ab"[..]));
+        assert!(!http(b"garbage\r\n\r\n", &mut Capture::default()));
+        assert!(!http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()));
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(Source::of("a/b.warc.gz").format, Format::Warc);
+        assert_eq!(Source::of("b.jsonl").format, Format::JsonLines);
+        assert_eq!(Source::of("example.com.txt").format, Format::Plain);
+        assert_eq!(
+            crawl_of_path(Path::new("crawl-data/CC-MAIN-2024-10/x.warc.gz"))
+                .as_deref(),
+            Some("CC-MAIN-2024-10")
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! The whole job: index, resolve, evaluate, write; in parallel, with
+//! bounded memory and a deterministic output.
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::capture::{self, Capture, Source};
+use crate::eval::{evaluate, stopped, Options};
+use crate::problem::{Problem, ProblemKind};
+use crate::row::{Row, Schema};
+use crate::site::{site_of, Index, Origin};
+use crate::summary::{Summary, Tally};
+use crate::write::Sink;
+
+/// The two passes of a job, for progress reports.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// Pass one: every capture is read and indexed by URL.
+    Index,
+    /// Pass two: the chosen captures are read again, evaluated and
+    /// written.
+    Rows,
+}
+
+/// Hears how a job goes (a progress bar, a log). Every method has an
+/// empty default.
+pub trait Progress: Sync {
+    /// A pass starts, over `bytes` bytes of input.
+    fn start(&self, phase: Phase, bytes: u64) {
+        let _ = (phase, bytes);
+    }
+    /// `captures` more captures were read, and `bytes` more bytes.
+    fn advance(&self, captures: u64, bytes: u64) {
+        let _ = (captures, bytes);
+    }
+    /// Damage was found (also in [`Report::problems`]).
+    fn problem(&self, problem: &Problem) {
+        let _ = problem;
+    }
+}
+
+/// No progress reports.
+impl Progress for () {}
+
+/// What a job did.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Report {
+    /// Captures read (HTTP responses, JSON lines, plain files).
+    pub captures: u64,
+    /// Distinct URLs.
+    pub urls: u64,
+    /// Rows written: one per site and crawl.
+    pub rows: u64,
+    /// The damage found, ordered by file and offset.
+    pub problems: Vec<Problem>,
+    /// The summary of the rows.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// How many problems of `kind` were found.
+    pub fn count(&self, kind: ProblemKind) -> usize {
+        self.problems.iter().filter(|p| p.kind == kind).count()
+    }
+}
+
+/// A bulk job over captures.
+///
+/// # Example
+///
+/// ```no_run
+/// use robotrules_analysis::Catalogue;
+/// use robotrules_bulk::{capture, write, Job, Options, Schema};
+///
+/// let sources = capture::expand(&["crawl/".into()])?;
+/// let job = Job::new(sources, Options::new(Catalogue::builtin()));
+/// let schema = job.schema();
+/// let sink = write::create("sites.parquet".as_ref(), write::Format::Parquet, &schema)?;
+/// let report = job.run(sink, &())?;
+/// print!("{}", report.summary.table());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Job {
+    sources: Vec<Source>,
+    options: Options,
+    crawl: Option<String>,
+    threads: usize,
+}
+
+impl Job {
+    /// A job over `sources`, on every core.
+    pub fn new(sources: Vec<Source>, options: Options) -> Job {
+        Job { sources, options, crawl: None, threads: 0 }
+    }
+
+    /// Every capture belongs to `crawl` (by default the crawl of the WARC
+    /// file's `warcinfo` record, or a `CC-MAIN-…` part of its path).
+    pub fn crawl(mut self, crawl: Option<String>) -> Job {
+        self.crawl = crawl;
+        self
+    }
+
+    /// Uses `threads` threads (0: one per core).
+    pub fn threads(mut self, threads: usize) -> Job {
+        self.threads = threads;
+        self
+    }
+
+    /// The schema of the rows.
+    pub fn schema(&self) -> Schema {
+        Schema::new(&self.options.catalogue)
+    }
+
+    /// Runs the job, writing the rows to `sink` in a fixed order (by input
+    /// file, then offset, then URL), whatever the threads do.
+    ///
+    /// # Errors
+    ///
+    /// Writing to `sink` failed. Damage in the input is no error: it is
+    /// in [`Report::problems`].
+    pub fn run(
+        &self,
+        mut sink: Box<dyn Sink>,
+        progress: &dyn Progress,
+    ) -> io::Result<Report> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(io::Error::other)?;
+        let sizes: Vec<u64> = self
+            .sources
+            .iter()
+            .map(|s| std::fs::metadata(&s.path).map(|m| m.len()).unwrap_or(0))
+            .collect();
+        let total: u64 = sizes.iter().sum();
+        let crawl = self.crawl.as_deref();
+
+        // Pass one: the index.
+        progress.start(Phase::Index, total);
+        let index = Index::new();
+        let problems = Mutex::new(Vec::new());
+        let captures = AtomicU64::new(0);
+        let crawls: Vec<Mutex<String>> =
+            self.sources.iter().map(|_| Mutex::default()).collect();
+        pool.install(|| {
+            self.sources.par_iter().enumerate().for_each(|(i, source)| {
+                let mut n = 0u64;
+                let mut mine = Vec::new();
+                capture::read(source, i as u32, crawl, &mut |item| match item {
+                    Ok(c) => {
+                        n += 1;
+                        if n.is_multiple_of(1024) {
+                            progress.advance(1024, 0);
+                        }
+                        index.add(&c);
+                        let mut last = crawls[i].lock().unwrap_or_else(|e| e.into_inner());
+                        if *last != c.crawl {
+                            *last = c.crawl.clone();
+                        }
+                    }
+                    Err(p) => {
+                        progress.problem(&p);
+                        mine.push((i, p));
+                    }
+                });
+                progress.advance(n % 1024, sizes[i]);
+                captures.fetch_add(n, Ordering::Relaxed);
+                problems.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+            })
+        });
+        let crawls: Vec<String> = crawls
+            .into_iter()
+            .map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        let urls = index.len() as u64;
+        let mut plan = index.resolve();
+
+        // Pass two: the rows, a window of files at a time, written in
+        // file order.
+        progress.start(Phase::Rows, total);
+        let schema = self.schema();
+        let mut tally = Tally::new(schema.tokens());
+        let mut rows = 0u64;
+        let window = pool.current_num_threads().max(1) * 4;
+        let order: Vec<u32> = (0..self.sources.len() as u32).collect();
+        for chunk in order.chunks(window) {
+            let work: Vec<_> =
+                chunk.iter().map(|&i| (i, plan.take(i))).collect();
+            let done: Vec<(Vec<Row>, Vec<(usize, Problem)>)> = pool.install(|| {
+                work.into_par_iter()
+                    .map(|(i, todo)| {
+                        let crawl = crawl.unwrap_or(&crawls[i as usize]);
+                        let out = self.rows(i, crawl, todo, progress);
+                        progress.advance(0, sizes[i as usize]);
+                        out
+                    })
+                    .collect()
+            });
+            for (file_rows, file_problems) in done {
+                for row in &file_rows {
+                    sink.write(row)?;
+                    tally.add(row);
+                }
+                rows += file_rows.len() as u64;
+                problems
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(file_problems);
+            }
+        }
+        sink.finish()?;
+        let mut problems =
+            problems.into_inner().unwrap_or_else(|e| e.into_inner());
+        problems.sort();
+        Ok(Report {
+            captures: captures.into_inner(),
+            urls,
+            rows,
+            problems: problems.into_iter().map(|(_, p)| p).collect(),
+            summary: tally.finish(),
+        })
+    }
+
+    /// Pass two for one source.
+    fn rows(
+        &self,
+        source: u32,
+        crawl: &str,
+        todo: Vec<(capture::Pos, Vec<Origin>)>,
+        progress: &dyn Progress,
+    ) -> (Vec<Row>, Vec<(usize, Problem)>) {
+        let src = &self.sources[source as usize];
+        let name = src.name();
+        let mut rows = Vec::new();
+        let mut problems = Vec::new();
+        let mut reader = capture::Rereader::new(src);
+        for (pos, origins) in todo {
+            let capture: Capture = match reader.read_at(pos, crawl) {
+                Ok(c) => c,
+                Err(p) => {
+                    progress.problem(&p);
+                    problems.push((source as usize, p));
+                    continue;
+                }
+            };
+            progress.advance(1, 0);
+            let needs = origins.iter().any(|o| {
+                o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
+            });
+            let eval = needs.then(|| evaluate(&capture, &self.options));
+            for o in origins {
+                let row = match o.redirect {
+                    None => Row {
+                        crawl: capture.crawl.clone(),
+                        site: site_of(&capture.url).unwrap_or_default(),
+                        url: capture.url.clone(),
+                        captures: o.captures,
+                        hops: 0,
+                        redirect_stop: None,
+                        final_url: capture.url.clone(),
+                        date: capture.date.clone(),
+                        file: name.clone(),
+                        offset: pos.offset as i64,
+                        eval: eval.clone().unwrap_or_else(|| {
+                            unreachable!("evaluated when needed")
+                        }),
+                    },
+                    Some(f) => Row {
+                        crawl: f.crawl.clone(),
+                        site: site_of(&f.url).unwrap_or_default(),
+                        url: f.url.clone(),
+                        captures: o.captures,
+                        hops: f.hops,
+                        redirect_stop: f.stop.map(str::to_string),
+                        final_url: f.final_url.clone(),
+                        date: capture.date.clone(),
+                        file: name.clone(),
+                        offset: pos.offset as i64,
+                        eval: match f.stop {
+                            Some(stop) => stopped(
+                                stop,
+                                f.status,
+                                &self.options.catalogue,
+                            ),
+                            None => eval.clone().unwrap_or_else(|| {
+                                unreachable!("evaluated when needed")
+                            }),
+                        },
+                    },
+                };
+                rows.push(row);
+            }
+        }
+        (rows, problems)
+    }
+}

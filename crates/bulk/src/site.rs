@@ -1,0 +1,318 @@
+//! Sites: which capture stands for each site of a crawl, and where its
+//! redirects lead.
+//!
+//! The index keeps one small entry per distinct URL and crawl (a 128-bit
+//! key, the chosen capture's position and date, the number of captures;
+//! the URL and `Location` only for redirects): its size grows with the
+//! number of sites, not of records.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use robotrules_fetch::policy::{Redirects, Stop};
+use url::Url;
+
+use crate::capture::{Capture, Pos};
+
+const SHARDS: usize = 64;
+
+/// The site of a robots.txt URL: `scheme://host[:port]`, if the URL is
+/// one of a site's robots.txt (path `/robots.txt`, no query).
+///
+/// # Example
+///
+/// ```
+/// use robotrules_bulk::site_of;
+///
+/// assert_eq!(site_of("HTTPS://Example.COM:443/robots.txt").as_deref(), Some("https://example.com"));
+/// assert_eq!(site_of("http://example.com:8080/robots.txt").as_deref(), Some("http://example.com:8080"));
+/// assert_eq!(site_of("https://example.com/robots.php"), None);
+/// ```
+pub fn site_of(url: &str) -> Option<String> {
+    let u = Url::parse(url).ok()?;
+    if !matches!(u.scheme(), "http" | "https") {
+        return None;
+    }
+    (u.path() == "/robots.txt" && u.query().is_none())
+        .then(|| u.origin().ascii_serialization())
+}
+
+fn normal(url: &str) -> String {
+    match Url::parse(url) {
+        Ok(mut u) => {
+            u.set_fragment(None);
+            u.into()
+        }
+        Err(_) => url.to_string(),
+    }
+}
+
+fn key(crawl: &str, url: &str) -> u128 {
+    let mut k = Vec::with_capacity(crawl.len() + url.len() + 1);
+    k.extend_from_slice(crawl.as_bytes());
+    k.push(0);
+    k.extend_from_slice(url.as_bytes());
+    xxhash_rust::xxh3::xxh3_128(&k)
+}
+
+/// `WARC-Date` as a number that orders dates: its first 14 digits
+/// (`YYYYMMDDhhmmss`).
+fn date_rank(date: &str) -> u64 {
+    let mut n = 0u64;
+    let mut digits = 0;
+    for b in date.bytes().filter(u8::is_ascii_digit).take(14) {
+        n = n * 10 + u64::from(b - b'0');
+        digits += 1;
+    }
+    for _ in digits..14 {
+        n *= 10;
+    }
+    n
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    date: u64,
+    pos: Pos,
+    status: u16,
+    count: u32,
+    site: bool,
+    /// For a chosen redirect: the crawl, the URL and the `Location`.
+    redirect: Option<Box<(String, String, Option<String>)>>,
+}
+
+impl Entry {
+    /// The selection rule: the latest capture wins; of captures at the
+    /// same second, the first in the input.
+    fn beats(&self, other: &Entry) -> bool {
+        (self.date, std::cmp::Reverse(self.pos))
+            > (other.date, std::cmp::Reverse(other.pos))
+    }
+}
+
+/// The captures seen, one entry per URL and crawl, filled from any
+/// number of threads.
+pub struct Index {
+    shards: Vec<Mutex<HashMap<u128, Entry>>>,
+}
+
+impl Default for Index {
+    fn default() -> Index {
+        Index::new()
+    }
+}
+
+impl Index {
+    /// An empty index.
+    pub fn new() -> Index {
+        Index { shards: (0..SHARDS).map(|_| Mutex::default()).collect() }
+    }
+
+    /// Adds a capture (its body is not kept).
+    pub fn add(&self, c: &Capture) {
+        let url = normal(&c.url);
+        let k = key(&c.crawl, &url);
+        let status = c.status.unwrap_or(0);
+        let redirect = (300..400).contains(&status).then(|| {
+            Box::new((c.crawl.clone(), url.clone(), c.location.clone()))
+        });
+        let entry = Entry {
+            date: date_rank(&c.date),
+            pos: c.pos,
+            status,
+            count: 1,
+            site: site_of(&url).is_some(),
+            redirect,
+        };
+        let shard = &self.shards[(k % SHARDS as u128) as usize];
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get_mut(&k) {
+            None => {
+                map.insert(k, entry);
+            }
+            Some(old) => {
+                let count = old.count + 1;
+                if entry.beats(old) {
+                    *old = entry;
+                }
+                old.count = count;
+            }
+        }
+    }
+
+    /// How many distinct URLs it holds.
+    pub fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).len())
+            .sum()
+    }
+
+    /// Returns true if and only if it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, k: u128) -> Option<Entry> {
+        let shard = &self.shards[(k % SHARDS as u128) as usize];
+        shard.lock().unwrap_or_else(|e| e.into_inner()).get(&k).cloned()
+    }
+
+    /// Resolves every site's redirects inside the data, and returns the
+    /// plan of pass two: which capture to evaluate for which sites.
+    ///
+    /// A site whose chosen capture is a redirect (3xx) is followed with the
+    /// access method's [`Redirects`] (at most five hops, loops stopped,
+    /// only `http(s)`, RFC 9309 §2.3.1.2) through the chosen captures of
+    /// the targets: the capture it ends on is evaluated for the original
+    /// site. A target the data does not hold stops the chain
+    /// (`not_captured`).
+    pub fn resolve(self) -> Plan {
+        let mut all: Vec<(u128, Entry)> = Vec::new();
+        for shard in &self.shards {
+            let map = shard.lock().unwrap_or_else(|e| e.into_inner());
+            all.extend(
+                map.iter().filter(|(_, e)| e.site).map(|(k, e)| (*k, e.clone())),
+            );
+        }
+        let mut plan: HashMap<Pos, Vec<Origin>> = HashMap::new();
+        for (_, entry) in all {
+            let Some(redirect) = &entry.redirect else {
+                plan.entry(entry.pos).or_default().push(Origin {
+                    captures: entry.count as i32,
+                    redirect: None,
+                });
+                continue;
+            };
+            let (crawl, url, location) = &**redirect;
+            let (pos, how) = self.follow(&entry, crawl, url, location.as_deref());
+            plan.entry(pos).or_default().push(Origin {
+                captures: entry.count as i32,
+                redirect: Some(Box::new(how)),
+            });
+        }
+        let mut by_source: HashMap<u32, Vec<(Pos, Vec<Origin>)>> =
+            HashMap::new();
+        for (pos, mut origins) in plan {
+            origins.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            by_source.entry(pos.source).or_default().push((pos, origins));
+        }
+        for v in by_source.values_mut() {
+            v.sort_by_key(|(p, _)| *p);
+        }
+        Plan { by_source }
+    }
+
+    fn follow(
+        &self,
+        entry: &Entry,
+        crawl: &str,
+        url: &str,
+        location: Option<&str>,
+    ) -> (Pos, Followed) {
+        let mut followed = Followed {
+            crawl: crawl.to_string(),
+            url: url.to_string(),
+            hops: 0,
+            stop: None,
+            final_url: url.to_string(),
+            status: Some(entry.status),
+        };
+        let Ok(start) = Url::parse(url) else {
+            followed.stop = Some("no_location");
+            return (entry.pos, followed);
+        };
+        let mut redirects = Redirects::new(start);
+        let mut location = location.map(str::to_string);
+        loop {
+            let next = match redirects.follow(location.as_deref()) {
+                Ok(next) => next,
+                Err(stop) => {
+                    followed.stop = Some(match stop {
+                        Stop::Loop => "loop",
+                        Stop::TooMany => "too_many",
+                        Stop::Scheme(_) => "scheme",
+                        _ => "no_location",
+                    });
+                    return (entry.pos, followed);
+                }
+            };
+            followed.hops = redirects.count() as i32;
+            followed.final_url = next.to_string();
+            let Some(target) = self.get(key(crawl, next.as_str())) else {
+                followed.stop = Some("not_captured");
+                return (entry.pos, followed);
+            };
+            match &target.redirect {
+                Some(r) => location = r.2.clone(),
+                None => return (target.pos, followed),
+            }
+        }
+    }
+}
+
+/// How a site reached the capture evaluated for it, when redirects led
+/// there.
+#[derive(Clone, Debug)]
+pub struct Followed {
+    /// The crawl.
+    pub crawl: String,
+    /// The site's robots.txt URL.
+    pub url: String,
+    /// Redirects followed.
+    pub hops: i32,
+    /// Why the chain stopped short of a robots.txt.
+    pub stop: Option<&'static str>,
+    /// The last URL reached.
+    pub final_url: String,
+    /// The status of the site's own capture.
+    pub status: Option<u16>,
+}
+
+/// One site to emit at a capture.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The number of captures of the site's robots.txt URL.
+    pub captures: i32,
+    /// `None`: the capture is the site's own; otherwise how redirects led
+    /// to it.
+    pub redirect: Option<Box<Followed>>,
+}
+
+impl Origin {
+    fn sort_key(&self) -> (bool, &str) {
+        match &self.redirect {
+            None => (false, ""),
+            Some(f) => (true, f.url.as_str()),
+        }
+    }
+}
+
+/// Which capture to evaluate for which sites, by source, in file order.
+pub struct Plan {
+    by_source: HashMap<u32, Vec<(Pos, Vec<Origin>)>>,
+}
+
+impl Plan {
+    /// The captures of source `source` to read, in file order, each with
+    /// the sites it stands for.
+    pub fn take(&mut self, source: u32) -> Vec<(Pos, Vec<Origin>)> {
+        self.by_source.remove(&source).unwrap_or_default()
+    }
+
+    /// How many sites it emits.
+    pub fn sites(&self) -> usize {
+        self.by_source.values().flatten().map(|(_, o)| o.len()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_order() {
+        assert!(date_rank("2024-02-20T12:34:56Z") > date_rank("2024-02-20T12:34:55Z"));
+        assert_eq!(date_rank(""), 0);
+    }
+}

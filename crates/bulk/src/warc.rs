@@ -1,0 +1,618 @@
+//! A small WARC reader for Common Crawl's robots.txt captures: plain WARC
+//! files and WARC.gz files of one gzip member per record (the layout of
+//! the WARC 1.1 standard, annex D, which Common Crawl follows).
+//!
+//! Every record is returned with the byte offset of its gzip member (or,
+//! in a plain WARC file, of the record itself), so that a record can be
+//! read again by seeking there ([`read_at`]). Damage never stops the
+//! reader: a corrupt or truncated gzip member, a record with a broken
+//! header or a short block is returned as a [`Problem`] with its offset,
+//! and reading goes on at the next gzip member (or, in a plain file, the
+//! next line starting with `WARC/`).
+
+use std::io::{self, BufRead, Read};
+
+use flate2::bufread::GzDecoder;
+
+use crate::problem::{Problem, ProblemKind};
+
+/// At most this many bytes of a gzip member are decompressed and kept;
+/// the rest is decompressed and dropped. A robots.txt capture is a few
+/// KiB; this leaves room for a 500 KiB body after long headers and keeps
+/// a decompression bomb to a bounded buffer.
+pub const MEMBER_LIMIT: usize = 8 << 20;
+
+/// At most this many bytes of a WARC header are read.
+const HEADER_LIMIT: usize = 64 << 10;
+
+/// One WARC record.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+#[non_exhaustive]
+pub struct Record {
+    /// The byte offset of its gzip member in a WARC.gz file, or of the
+    /// record in a plain WARC file.
+    pub offset: u64,
+    /// Its place in its gzip member (0 in Common Crawl's layout, where
+    /// each member holds one record; 0 in a plain WARC file).
+    pub ordinal: u32,
+    /// `WARC-Type`, in lower case: `warcinfo`, `request`, `response`,
+    /// `metadata`, …
+    pub kind: String,
+    /// `WARC-Target-URI`.
+    pub target_uri: Option<String>,
+    /// `WARC-Date`.
+    pub date: Option<String>,
+    /// The record's block (for a `response`, the HTTP response), at most
+    /// [`MEMBER_LIMIT`] bytes.
+    pub block: Vec<u8>,
+    /// True if and only if the block was longer than the bytes kept.
+    pub block_truncated: bool,
+}
+
+impl Record {
+    /// For a `warcinfo` record, the value of its `isPartOf` field (the
+    /// crawl, such as `CC-MAIN-2024-10`).
+    pub fn is_part_of(&self) -> Option<String> {
+        if self.kind != "warcinfo" {
+            return None;
+        }
+        self.block.split(|&b| b == b'\n').find_map(|line| {
+            let line = std::str::from_utf8(line).ok()?;
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("isPartOf")
+                .then(|| value.trim().to_string())
+        })
+    }
+}
+
+/// A [`BufRead`] that counts the bytes consumed (the offset of the next
+/// gzip member), can record them (the current member's compressed bytes)
+/// and can be given bytes back, so that after a corrupt member reading
+/// resumes at the first gzip header inside it.
+struct Counted<R> {
+    inner: R,
+    pos: u64,
+    back: Vec<u8>,
+    back_at: usize,
+    record: Option<Vec<u8>>,
+}
+
+impl<R: BufRead> Counted<R> {
+    fn new(inner: R) -> Counted<R> {
+        Counted { inner, pos: 0, back: Vec::new(), back_at: 0, record: None }
+    }
+
+    /// Gives `bytes` back: they are read again before the rest.
+    fn unread(&mut self, bytes: &[u8]) {
+        let mut back = bytes.to_vec();
+        back.extend_from_slice(&self.back[self.back_at..]);
+        self.back = back;
+        self.back_at = 0;
+        self.pos -= bytes.len() as u64;
+    }
+}
+
+impl<R: BufRead> Counted<R> {
+    /// Consumes bytes up to the next `marker` (and `keep` bytes of it),
+    /// or to the end; returns how many were consumed.
+    fn skip_to(&mut self, marker: &[u8], keep: usize) -> io::Result<u64> {
+        let start = self.pos;
+        let tail = marker.len() - 1;
+        loop {
+            let buf = self.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(self.pos - start);
+            }
+            if let Some(p) =
+                buf.windows(marker.len()).position(|w| w == marker)
+            {
+                self.consume(p + keep);
+                return Ok(self.pos - start);
+            }
+            // Keep the last bytes, which may begin a marker that the next
+            // buffer ends.
+            let n = buf.len();
+            let last = buf[n.saturating_sub(tail)..].to_vec();
+            self.consume(n);
+            if self.fill_buf()?.is_empty() {
+                return Ok(self.pos - start);
+            }
+            let mut joined = last.clone();
+            let next = self.fill_buf()?;
+            joined.extend_from_slice(&next[..next.len().min(tail)]);
+            if let Some(p) =
+                joined.windows(marker.len()).position(|w| w == marker)
+            {
+                if p + keep < last.len() {
+                    self.unread(&last[p + keep..]);
+                } else {
+                    self.consume(p + keep - last.len());
+                }
+                return Ok(self.pos - start);
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let avail = self.fill_buf()?;
+            let n = avail.len().min(buf.len());
+            buf[..n].copy_from_slice(&avail[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.back_at < self.back.len() {
+            return Ok(&self.back[self.back_at..]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos += amt as u64;
+        if self.back_at < self.back.len() {
+            if let Some(r) = &mut self.record {
+                if r.len() < MEMBER_LIMIT {
+                    r.extend_from_slice(
+                        &self.back[self.back_at..self.back_at + amt],
+                    );
+                }
+            }
+            self.back_at += amt;
+            if self.back_at >= self.back.len() {
+                self.back.clear();
+                self.back_at = 0;
+            }
+            return;
+        }
+        if let Some(r) = &mut self.record {
+            if r.len() < MEMBER_LIMIT {
+                if let Ok(buf) = self.inner.fill_buf() {
+                    r.extend_from_slice(&buf[..amt.min(buf.len())]);
+                }
+            }
+        }
+        self.inner.consume(amt);
+    }
+}
+
+/// Reads the records of one WARC or WARC.gz stream.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_bulk::warc::Reader;
+///
+/// let warc = b"WARC/1.0\r\nWARC-Type: response\r\n\
+/// WARC-Target-URI: https://example.com/robots.txt\r\n\
+/// Content-Length: 5\r\n\r\nhello\r\n\r\n";
+/// let mut records = Reader::new(&warc[..], "x.warc");
+/// let record = records.next().unwrap().unwrap();
+/// assert_eq!(record.block, b"hello");
+/// assert!(records.next().is_none());
+/// ```
+pub struct Reader<R> {
+    input: Counted<R>,
+    file: String,
+    gzip: Option<bool>,
+    pending: std::vec::IntoIter<Result<Record, Problem>>,
+    buf: Vec<u8>,
+    recorded: Vec<u8>,
+    done: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// Reads `input`, named `file` in problems. Gzip is recognised by its
+    /// magic bytes.
+    pub fn new(input: R, file: &str) -> Reader<R> {
+        Reader {
+            input: Counted::new(input),
+            file: file.to_string(),
+            gzip: None,
+            pending: Vec::new().into_iter(),
+            buf: Vec::new(),
+            recorded: Vec::new(),
+            done: false,
+        }
+    }
+
+    fn problem(&self, offset: u64, kind: ProblemKind, detail: String) -> Problem {
+        Problem { file: self.file.clone(), offset, kind, detail }
+    }
+
+    /// Fills `pending` with the records of the next gzip member, or of the
+    /// next plain record.
+    fn advance(&mut self) -> io::Result<()> {
+        let head = self.input.fill_buf()?;
+        if head.is_empty() {
+            self.done = true;
+            return Ok(());
+        }
+        let gzip = *self.gzip.get_or_insert(head.starts_with(&[0x1f, 0x8b]));
+        if gzip {
+            self.member()
+        } else {
+            self.plain()
+        }
+    }
+
+    fn member(&mut self) -> io::Result<()> {
+        let offset = self.input.pos;
+        let head = self.input.fill_buf()?;
+        if !head.starts_with(&[0x1f, 0x8b]) {
+            let skipped = self.input.skip_to(b"\x1f\x8b\x08", 0)?;
+            let p = self.problem(
+                offset,
+                ProblemKind::Gzip,
+                format!("{skipped} bytes that are not a gzip member"),
+            );
+            self.pending = vec![Err(p)].into_iter();
+            return Ok(());
+        }
+        self.buf.clear();
+        self.input.record = Some(std::mem::take(&mut self.recorded));
+        let mut decoder = GzDecoder::new(&mut self.input);
+        let read = (&mut decoder)
+            .take(MEMBER_LIMIT as u64)
+            .read_to_end(&mut self.buf)
+            .and_then(|_| io::copy(&mut decoder, &mut io::sink()));
+        let mut recorded = self.input.record.take().unwrap_or_default();
+        let cut = match read {
+            Ok(rest) => rest > 0,
+            Err(e) => {
+                let at_end = self.input.fill_buf()?.is_empty();
+                let (kind, what) = if at_end {
+                    (ProblemKind::Truncated, "truncated gzip member")
+                } else {
+                    (ProblemKind::Gzip, "corrupt gzip member")
+                };
+                // Resume at the first gzip header after the member's
+                // start: the decoder may have read past the next one.
+                let magic = b"\x1f\x8b\x08";
+                let inside = recorded
+                    .get(1..)
+                    .and_then(|r| r.windows(3).position(|w| w == magic))
+                    .map(|p| p + 1);
+                match inside {
+                    Some(p) => self.input.unread(&recorded[p..]),
+                    None => {
+                        // The last two bytes may begin a header.
+                        let keep = recorded.len().saturating_sub(2).max(1);
+                        let keep = keep.min(recorded.len());
+                        self.input.unread(&recorded[keep..]);
+                        self.input.skip_to(magic, 0)?;
+                    }
+                }
+                let skipped = self.input.pos - offset;
+                let detail = format!("{what} ({e}); {skipped} bytes skipped");
+                let p = self.problem(offset, kind, detail);
+                self.pending = vec![Err(p)].into_iter();
+                recorded.clear();
+                self.recorded = recorded;
+                return Ok(());
+            }
+        };
+        recorded.clear();
+        self.recorded = recorded;
+        let mut out = Vec::new();
+        let mut slice = &self.buf[..];
+        let mut ordinal = 0;
+        loop {
+            match read_record(&mut slice) {
+                Ok(None) => break,
+                Ok(Some((mut r, short))) => {
+                    r.offset = offset;
+                    r.ordinal = ordinal;
+                    ordinal += 1;
+                    // A block cut at the member limit is kept, cut.
+                    let truncated = short && !cut;
+                    out.push(Ok(r));
+                    if truncated {
+                        let p = self.problem(
+                            offset,
+                            ProblemKind::Truncated,
+                            "the record's block is shorter than its \
+                             Content-Length"
+                                .into(),
+                        );
+                        out.push(Err(p));
+                        break;
+                    }
+                }
+                Err(detail) => {
+                    out.push(Err(self.problem(
+                        offset,
+                        ProblemKind::Header,
+                        detail,
+                    )));
+                    break;
+                }
+            }
+        }
+        self.pending = out.into_iter();
+        Ok(())
+    }
+
+    fn plain(&mut self) -> io::Result<()> {
+        // Blank lines between records.
+        loop {
+            let head = self.input.fill_buf()?;
+            let n = head.iter().take_while(|b| b"\r\n".contains(b)).count();
+            if n == 0 {
+                break;
+            }
+            self.input.consume(n);
+        }
+        let offset = self.input.pos;
+        if self.input.fill_buf()?.is_empty() {
+            self.done = true;
+            return Ok(());
+        }
+        match read_record(&mut self.input) {
+            Ok(None) => self.done = true,
+            Ok(Some((mut r, short))) => {
+                r.offset = offset;
+                let mut out = vec![];
+                out.push(Ok(r));
+                if short {
+                    out.push(Err(self.problem(
+                        offset,
+                        ProblemKind::Truncated,
+                        "the file ends inside the record".into(),
+                    )));
+                }
+                self.pending = out.into_iter();
+            }
+            Err(detail) => {
+                let skipped = self.input.skip_to(b"\nWARC/", 1)?;
+                let p = self.problem(
+                    offset,
+                    ProblemKind::Header,
+                    format!("{detail}; {skipped} bytes skipped"),
+                );
+                self.pending = vec![Err(p)].into_iter();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Record, Problem>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(item) = self.pending.next() {
+                return Some(item);
+            }
+            if self.done {
+                return None;
+            }
+            if let Err(e) = self.advance() {
+                self.done = true;
+                let offset = self.input.pos;
+                return Some(Err(self.problem(
+                    offset,
+                    ProblemKind::Io,
+                    e.to_string(),
+                )));
+            }
+        }
+    }
+}
+
+/// Reads one record from `r`; `Ok(None)` at the end. With the record
+/// comes true if and only if the stream ended inside its block.
+fn read_record(
+    r: &mut impl BufRead,
+) -> Result<Option<(Record, bool)>, String> {
+    // Separators between records.
+    loop {
+        let head = r.fill_buf().map_err(|e| e.to_string())?;
+        if head.is_empty() {
+            return Ok(None);
+        }
+        let n = head.iter().take_while(|b| b"\r\n".contains(b)).count();
+        if n == 0 {
+            break;
+        }
+        r.consume(n);
+    }
+    let mut record = Record::default();
+    let mut line = Vec::new();
+    let mut length: Option<u64> = None;
+    let mut header = 0usize;
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = r
+            .take((HEADER_LIMIT - header) as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| e.to_string())?;
+        header += n;
+        if header > HEADER_LIMIT {
+            return Err("a WARC header longer than 64 KiB".into());
+        }
+        if n == 0 || !line.ends_with(b"\n") {
+            return Err("the WARC header ends early".into());
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if first {
+            if !text.starts_with("WARC/") {
+                return Err(format!(
+                    "a record that does not start with WARC/ but {:?}",
+                    text.chars().take(20).collect::<String>()
+                ));
+            }
+            first = false;
+            continue;
+        }
+        if text.is_empty() {
+            break;
+        }
+        let Some((name, value)) = text.split_once(':') else { continue };
+        let value = value.trim();
+        match name.trim().to_ascii_lowercase().as_str() {
+            "warc-type" => record.kind = value.to_ascii_lowercase(),
+            "warc-target-uri" => {
+                // WARC/1.0 writers put angle brackets around some URIs.
+                let v = value.trim_start_matches('<').trim_end_matches('>');
+                record.target_uri = Some(v.to_string());
+            }
+            "warc-date" => record.date = Some(value.to_string()),
+            "content-length" => {
+                length = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("a bad Content-Length {value:?}"))?,
+                );
+            }
+            _ => {}
+        }
+    }
+    let length = length.ok_or("a record without Content-Length")?;
+    let keep = length.min(MEMBER_LIMIT as u64);
+    r.take(keep)
+        .read_to_end(&mut record.block)
+        .map_err(|e| e.to_string())?;
+    let mut short = (record.block.len() as u64) < keep;
+    if length > keep {
+        let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())
+            .map_err(|e| e.to_string())?;
+        short |= dropped < length - keep;
+        record.block_truncated = true;
+    }
+    record.block_truncated |= short;
+    Ok(Some((record, short)))
+}
+
+/// Reads the record at `offset` (and `ordinal` within its gzip member) of
+/// a WARC or WARC.gz file, `input` being at `offset` already.
+///
+/// # Errors
+///
+/// A [`Problem`] if the record cannot be read there.
+pub fn read_at<R: BufRead>(
+    input: R,
+    file: &str,
+    offset: u64,
+    ordinal: u32,
+) -> Result<Record, Problem> {
+    let mut reader = Reader::new(input, file);
+    reader.input.pos = offset;
+    // One gzip member (or one plain record) is enough.
+    reader.advance().map_err(|e| Problem {
+        file: file.to_string(),
+        offset,
+        kind: ProblemKind::Io,
+        detail: e.to_string(),
+    })?;
+    if let Some(item) = reader.pending.nth(ordinal as usize) {
+        return item;
+    }
+    Err(Problem {
+        file: file.to_string(),
+        offset,
+        kind: ProblemKind::Io,
+        detail: "no record there".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn record(uri: &str, block: &[u8]) -> Vec<u8> {
+        let mut v = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+             Content-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        v.extend_from_slice(block);
+        v.extend_from_slice(b"\r\n\r\n");
+        v
+    }
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn read(data: &[u8]) -> Vec<Result<(u64, Vec<u8>), ProblemKind>> {
+        Reader::new(data, "t")
+            .map(|r| r.map(|r| (r.offset, r.block)).map_err(|p| p.kind))
+            .collect()
+    }
+
+    #[test]
+    fn plain_records() {
+        let mut data = record("a", b"one");
+        let second = data.len() as u64;
+        data.extend(record("b", b"two"));
+        assert_eq!(
+            read(&data),
+            vec![Ok((0, b"one".to_vec())), Ok((second, b"two".to_vec()))]
+        );
+    }
+
+    #[test]
+    fn gzip_members_and_damage() {
+        let a = gz(&record("a", b"one"));
+        let b = gz(&record("b", b"two"));
+        let c = gz(&record("c", b"three"));
+        let mut data = a.clone();
+        let mut broken = b.clone();
+        let mid = broken.len() / 2;
+        broken[mid..].iter_mut().for_each(|x| *x ^= 0x55);
+        data.extend(&broken);
+        let third = data.len() as u64;
+        data.extend(&c);
+        let got = read(&data);
+        assert_eq!(got[0], Ok((0, b"one".to_vec())));
+        assert_eq!(got[1], Err(ProblemKind::Gzip));
+        assert_eq!(got[2], Ok((third, b"three".to_vec())));
+        assert_eq!(got.len(), 3);
+
+        // A file cut in its last member.
+        let mut cut = a.clone();
+        cut.extend(&c[..c.len() - 5]);
+        let got = read(&cut);
+        assert_eq!(got[1], Err(ProblemKind::Truncated));
+        assert_eq!(got.len(), 2);
+    }
+
+    #[test]
+    fn read_again_at_offset() {
+        let a = gz(&record("a", b"one"));
+        let b = gz(&record("b", b"two"));
+        let mut data = a.clone();
+        data.extend(&b);
+        let r = read_at(&data[a.len()..], "t", a.len() as u64, 0);
+        assert_eq!(r.unwrap().block, b"two");
+    }
+
+    #[test]
+    fn warcinfo_crawl() {
+        let r = Record {
+            kind: "warcinfo".into(),
+            block: b"software: x\r\nisPartOf: CC-MAIN-2024-10\r\n".to_vec(),
+            ..Record::default()
+        };
+        assert_eq!(r.is_part_of().as_deref(), Some("CC-MAIN-2024-10"));
+    }
+}

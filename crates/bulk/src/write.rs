@@ -1,0 +1,310 @@
+//! Writing rows: Parquet, CSV or JSON lines, streamed.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
+use parquet::column::writer::ColumnWriter;
+use parquet::data_type::ByteArray;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::Type as PType;
+
+use crate::row::{Row, Schema, Type, Value};
+
+/// An output format.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Apache Parquet, Snappy-compressed, row groups of 65,536 rows.
+    Parquet,
+    /// CSV with a header line (RFC 4180 quoting; an empty field is null).
+    Csv,
+    /// One JSON object a line, keys in column order.
+    JsonLines,
+}
+
+impl Format {
+    /// The format of a file name: `.parquet`, `.csv`, `.jsonl`/`.json`.
+    pub fn of(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "parquet" => Some(Format::Parquet),
+            "csv" => Some(Format::Csv),
+            "jsonl" | "json" | "ndjson" => Some(Format::JsonLines),
+            _ => None,
+        }
+    }
+}
+
+/// Where rows go.
+pub trait Sink: Send {
+    /// Writes one row.
+    ///
+    /// # Errors
+    ///
+    /// The output's I/O error.
+    fn write(&mut self, row: &Row) -> io::Result<()>;
+
+    /// Writes what is buffered and the file's footer.
+    ///
+    /// # Errors
+    ///
+    /// The output's I/O error.
+    fn finish(self: Box<Self>) -> io::Result<()>;
+}
+
+/// Creates `path` for rows of `schema` in `format`.
+///
+/// # Errors
+///
+/// The file cannot be created.
+pub fn create(
+    path: &Path,
+    format: Format,
+    schema: &Schema,
+) -> io::Result<Box<dyn Sink>> {
+    let file = File::create(path)?;
+    to_writer(Box::new(file), format, schema)
+}
+
+/// Writes rows of `schema` in `format` to `out`.
+///
+/// # Errors
+///
+/// The header cannot be written.
+pub fn to_writer(
+    out: Box<dyn Write + Send>,
+    format: Format,
+    schema: &Schema,
+) -> io::Result<Box<dyn Sink>> {
+    let out = BufWriter::with_capacity(1 << 16, out);
+    Ok(match format {
+        Format::Csv => {
+            let mut out = out;
+            let names: Vec<String> =
+                schema.columns().iter().map(|c| csv_field(&c.name)).collect();
+            writeln!(out, "{}", names.join(","))?;
+            Box::new(Csv { out })
+        }
+        Format::JsonLines => Box::new(Json {
+            out,
+            names: schema.columns().iter().map(|c| c.name.clone()).collect(),
+        }),
+        Format::Parquet => Box::new(Parquet::new(out, schema)?),
+    })
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+struct Csv<W> {
+    out: W,
+}
+
+impl<W: Write + Send> Sink for Csv<W> {
+    fn write(&mut self, row: &Row) -> io::Result<()> {
+        let mut line = String::new();
+        for (i, v) in row.values().iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            match v {
+                Value::Null => {}
+                Value::Str(s) => line.push_str(&csv_field(s)),
+                Value::Int(n) => line.push_str(&n.to_string()),
+                Value::F64(f) => line.push_str(&f.to_string()),
+                Value::Bool(b) => line.push_str(if *b { "true" } else { "false" }),
+            }
+        }
+        line.push('\n');
+        self.out.write_all(line.as_bytes())
+    }
+
+    fn finish(mut self: Box<Self>) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+struct Json<W> {
+    out: W,
+    names: Vec<String>,
+}
+
+impl<W: Write + Send> Sink for Json<W> {
+    fn write(&mut self, row: &Row) -> io::Result<()> {
+        let mut map = serde_json::Map::new();
+        for (name, v) in self.names.iter().zip(row.values()) {
+            let j = match v {
+                Value::Null => serde_json::Value::Null,
+                Value::Str(s) => s.into(),
+                Value::Int(n) => n.into(),
+                Value::F64(f) => f.into(),
+                Value::Bool(b) => b.into(),
+            };
+            map.insert(name.clone(), j);
+        }
+        serde_json::to_writer(&mut self.out, &map)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn finish(mut self: Box<Self>) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Rows in a row group.
+const ROW_GROUP: usize = 65_536;
+
+enum Buffer {
+    Str(Vec<ByteArray>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+}
+
+struct Parquet<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    columns: Vec<(Buffer, Vec<i16>)>,
+    rows: usize,
+}
+
+fn perr(e: parquet::errors::ParquetError) -> io::Error {
+    io::Error::other(e)
+}
+
+impl<W: Write + Send> Parquet<W> {
+    fn new(out: W, schema: &Schema) -> io::Result<Self> {
+        let mut fields = Vec::new();
+        let mut columns = Vec::new();
+        for c in schema.columns() {
+            let (physical, logical, buffer) = match c.kind {
+                Type::Str => (
+                    Physical::BYTE_ARRAY,
+                    Some(LogicalType::String),
+                    Buffer::Str(Vec::new()),
+                ),
+                Type::I32 => (Physical::INT32, None, Buffer::I32(Vec::new())),
+                Type::I64 => (Physical::INT64, None, Buffer::I64(Vec::new())),
+                Type::F64 => (Physical::DOUBLE, None, Buffer::F64(Vec::new())),
+                Type::Bool => {
+                    (Physical::BOOLEAN, None, Buffer::Bool(Vec::new()))
+                }
+            };
+            let field = PType::primitive_type_builder(&c.name, physical)
+                .with_repetition(Repetition::OPTIONAL)
+                .with_logical_type(logical)
+                .build()
+                .map_err(perr)?;
+            fields.push(Arc::new(field));
+            columns.push((buffer, Vec::new()));
+        }
+        let schema = PType::group_type_builder("robotrules")
+            .with_fields(fields)
+            .build()
+            .map_err(perr)?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_created_by("robotrules-bulk".into())
+            .build();
+        let writer =
+            SerializedFileWriter::new(out, Arc::new(schema), Arc::new(props))
+                .map_err(perr)?;
+        Ok(Parquet { writer, columns, rows: 0 })
+    }
+
+    fn flush_group(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut group = self.writer.next_row_group().map_err(perr)?;
+        let mut i = 0;
+        while let Some(mut col) = group.next_column().map_err(perr)? {
+            let (buffer, defs) = &mut self.columns[i];
+            let defs_ = Some(&defs[..]);
+            match (col.untyped(), &*buffer) {
+                (ColumnWriter::ByteArrayColumnWriter(w), Buffer::Str(v)) => {
+                    w.write_batch(v, defs_, None)
+                }
+                (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
+                    w.write_batch(v, defs_, None)
+                }
+                (ColumnWriter::Int64ColumnWriter(w), Buffer::I64(v)) => {
+                    w.write_batch(v, defs_, None)
+                }
+                (ColumnWriter::DoubleColumnWriter(w), Buffer::F64(v)) => {
+                    w.write_batch(v, defs_, None)
+                }
+                (ColumnWriter::BoolColumnWriter(w), Buffer::Bool(v)) => {
+                    w.write_batch(v, defs_, None)
+                }
+                _ => unreachable!("the buffers follow the schema"),
+            }
+            .map_err(perr)?;
+            col.close().map_err(perr)?;
+            match buffer {
+                Buffer::Str(v) => v.clear(),
+                Buffer::I32(v) => v.clear(),
+                Buffer::I64(v) => v.clear(),
+                Buffer::F64(v) => v.clear(),
+                Buffer::Bool(v) => v.clear(),
+            }
+            defs.clear();
+            i += 1;
+        }
+        group.close().map_err(perr)?;
+        self.rows = 0;
+        Ok(())
+    }
+}
+
+impl<W: Write + Send> Sink for Parquet<W> {
+    fn write(&mut self, row: &Row) -> io::Result<()> {
+        for ((buffer, defs), v) in self.columns.iter_mut().zip(row.values()) {
+            let present = match (buffer, v) {
+                (_, Value::Null) => false,
+                (Buffer::Str(b), Value::Str(s)) => {
+                    b.push(ByteArray::from(s.into_bytes()));
+                    true
+                }
+                (Buffer::I32(b), Value::Int(n)) => {
+                    b.push(n as i32);
+                    true
+                }
+                (Buffer::I64(b), Value::Int(n)) => {
+                    b.push(n);
+                    true
+                }
+                (Buffer::F64(b), Value::F64(f)) => {
+                    b.push(f);
+                    true
+                }
+                (Buffer::Bool(b), Value::Bool(x)) => {
+                    b.push(x);
+                    true
+                }
+                _ => false,
+            };
+            defs.push(i16::from(present));
+        }
+        self.rows += 1;
+        if self.rows >= ROW_GROUP {
+            self.flush_group()?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> io::Result<()> {
+        self.flush_group()?;
+        let mut out = self.writer.into_inner().map_err(perr)?;
+        out.flush()
+    }
+}
