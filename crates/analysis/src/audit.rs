@@ -285,7 +285,10 @@ mod tests {
         let body = b"User-agent: a\nCrawl-delay: 2\nDisallow: /a\n\nUser-agent: *\nCrawl-delay: 0.5\n";
         assert_eq!(one(body, "a").crawl_delay, Some(2.0));
         assert_eq!(one(body, "b").crawl_delay, Some(0.5));
-        assert_eq!(one(b"User-agent: *\nDisallow: /\n", "a").crawl_delay, None);
+        assert_eq!(
+            one(b"User-agent: *\nDisallow: /\n", "a").crawl_delay,
+            None
+        );
     }
 
     #[test]

@@ -51,15 +51,10 @@ impl BodyKind {
     /// What `body` holds.
     pub fn of(body: &[u8]) -> BodyKind {
         let head = &body[..body.len().min(1024)];
-        let html = [
-            &b"<!doctype html"[..],
-            b"<html",
-            b"<head",
-            b"<body",
-            b"<script",
-        ]
-        .iter()
-        .any(|t| contains_ignore_case(head, t));
+        let html =
+            [&b"<!doctype html"[..], b"<html", b"<head", b"<body", b"<script"]
+                .iter()
+                .any(|t| contains_ignore_case(head, t));
         if html {
             BodyKind::Html
         } else if is_binary(body) {

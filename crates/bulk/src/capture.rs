@@ -53,8 +53,7 @@ impl Source {
             .file_name()
             .map(|n| n.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        let format = if name.ends_with(".warc") || name.ends_with(".warc.gz")
-        {
+        let format = if name.ends_with(".warc") || name.ends_with(".warc.gz") {
             Format::Warc
         } else if [".jsonl", ".ndjson", ".json"]
             .iter()
@@ -122,7 +121,9 @@ fn expand_one(path: &Path, out: &mut Vec<Source>) -> io::Result<()> {
 /// Where a capture is: its source (an index into the job's sources), the
 /// byte offset of its gzip member, record or line, and its place in a
 /// gzip member.
-#[derive(Clone, Copy, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    Clone, Copy, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd,
+)]
 #[non_exhaustive]
 pub struct Pos {
     /// The index of the source.
@@ -190,7 +191,8 @@ fn http(block: &[u8], capture: &mut Capture) -> bool {
         }
         let Some(colon) = memchr(b':', line) else { continue };
         let name = &line[..colon];
-        let value = String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
+        let value =
+            String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
         if name.eq_ignore_ascii_case(b"location") {
             capture.location = Some(value);
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
@@ -333,13 +335,16 @@ impl<'a> Rereader<'a> {
         };
         let here = input.stream_position().map_err(problem)?;
         if pos.offset >= here {
-            input.seek_relative((pos.offset - here) as i64).map_err(problem)?;
+            input
+                .seek_relative((pos.offset - here) as i64)
+                .map_err(problem)?;
         } else {
             input.seek(SeekFrom::Start(pos.offset)).map_err(problem)?;
         }
         match source.format {
             Format::Warc => {
-                let record = warc::read_at(input, &name, pos.offset, pos.ordinal)?;
+                let record =
+                    warc::read_at(input, &name, pos.offset, pos.ordinal)?;
                 match from_record(record, pos.source, crawl, &name) {
                     Some(c) => c,
                     None => Err(problem(io::Error::other("not a capture"))),
@@ -419,12 +424,13 @@ fn from_json(
     crawl: &str,
     name: &str,
 ) -> Result<Capture, Problem> {
-    let j: JsonCapture = serde_json::from_slice(line).map_err(|e| Problem {
-        file: name.to_string(),
-        offset: pos.offset,
-        kind: ProblemKind::Json,
-        detail: e.to_string(),
-    })?;
+    let j: JsonCapture =
+        serde_json::from_slice(line).map_err(|e| Problem {
+            file: name.to_string(),
+            offset: pos.offset,
+            kind: ProblemKind::Json,
+            detail: e.to_string(),
+        })?;
     let pairs: Vec<(String, String)> = match j.headers {
         Headers::None => vec![],
         Headers::Map(m) => m.into_iter().collect(),
@@ -510,8 +516,14 @@ mod tests {
         assert_eq!(c.status, Some(301));
         assert_eq!(c.location.as_deref(), Some("https://a/robots.txt"));
         let mut c = Capture::default();
-        assert!(http(b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab", &mut c));
-        assert_eq!((c.encoding.as_deref(), &c.body[..]), (Some("gzip"), &b"ab"[..]));
+        assert!(http(
+            b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab",
+            &mut c
+        ));
+        assert_eq!(
+            (c.encoding.as_deref(), &c.body[..]),
+            (Some("gzip"), &b"ab"[..])
+        );
         assert!(!http(b"garbage\r\n\r\n", &mut Capture::default()));
         assert!(!http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()));
     }

@@ -152,9 +152,8 @@ pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
         lint_warnings: None,
         verdicts: Vec::new(),
     };
-    let everyone = |access| {
-        vec![Verdict { access, via: None, crawl_delay: None }; n]
-    };
+    let everyone =
+        |access| vec![Verdict { access, via: None, crawl_delay: None }; n];
     let Some(code) = status else {
         e.verdicts = everyone("unknown");
         e.class = "undecodable";
@@ -199,9 +198,8 @@ pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
     file_counts(&robots, &mut e);
     if options.lint {
         let diagnostics = lint_robots(&robots, body);
-        let count = |s| {
-            diagnostics.iter().filter(|d| d.severity == s).count() as i32
-        };
+        let count =
+            |s| diagnostics.iter().filter(|d| d.severity == s).count() as i32;
         e.lint_errors = Some(count(Severity::Error));
         e.lint_warnings = Some(count(Severity::Warning));
     }
@@ -237,7 +235,11 @@ fn file_counts(robots: &Robots, e: &mut Evaluation) {
 /// or `not_captured`): a loop or too many redirects is as a 404 (no
 /// robots.txt, everything allowed), a broken redirect as unreachable
 /// (RFC 9309 §2.3.1.2, Google), a target missing from the data unknown.
-pub fn stopped(stop: &str, status: Option<u16>, catalogue: &Catalogue) -> Evaluation {
+pub fn stopped(
+    stop: &str,
+    status: Option<u16>,
+    catalogue: &Catalogue,
+) -> Evaluation {
     let (class, access) = match stop {
         "loop" | "too_many" => ("unavailable", "allowed"),
         "no_location" | "scheme" => ("unreachable", "disallowed"),
@@ -267,7 +269,11 @@ mod tests {
     use super::*;
 
     fn capture(status: u16, body: &[u8]) -> Capture {
-        Capture { status: Some(status), body: body.to_vec(), ..Capture::default() }
+        Capture {
+            status: Some(status),
+            body: body.to_vec(),
+            ..Capture::default()
+        }
     }
 
     #[test]
@@ -280,7 +286,10 @@ mod tests {
         assert_eq!(class(&capture(404, b"")), ("unavailable", "allowed"));
         assert_eq!(class(&capture(429, b"")), ("unreachable", "disallowed"));
         assert_eq!(class(&capture(503, b"")), ("unreachable", "disallowed"));
-        assert_eq!(class(&capture(200, b"User-agent: *\nDisallow: /\n")), ("success", "disallowed"));
+        assert_eq!(
+            class(&capture(200, b"User-agent: *\nDisallow: /\n")),
+            ("success", "disallowed")
+        );
         let mut br = capture(200, b"xx");
         br.encoding = Some("br".into());
         assert_eq!(class(&br), ("undecodable", "unknown"));
@@ -292,7 +301,10 @@ mod tests {
         let mut big = b"User-agent: *\n".to_vec();
         big.resize(policy::MAX_BODY, b'#');
         big.extend_from_slice(b"\nDisallow: /\n");
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
         gz.write_all(&big).unwrap();
         let mut c = capture(200, &gz.finish().unwrap());
         c.encoding = Some("gzip".into());

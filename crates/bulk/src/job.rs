@@ -15,6 +15,10 @@ use crate::site::{site_of, Index, Origin};
 use crate::summary::{Summary, Tally};
 use crate::write::Sink;
 
+/// Pass two's result for one file: its rows and problems (with the
+/// file's index, for ordering).
+type FileRows = (Vec<Row>, Vec<(usize, Problem)>);
+
 /// The two passes of a job, for progress reports.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 #[non_exhaustive]
@@ -151,26 +155,36 @@ impl Job {
             self.sources.par_iter().enumerate().for_each(|(i, source)| {
                 let mut n = 0u64;
                 let mut mine = Vec::new();
-                capture::read(source, i as u32, crawl, &mut |item| match item {
-                    Ok(c) => {
-                        n += 1;
-                        if n.is_multiple_of(1024) {
-                            progress.advance(1024, 0);
+                capture::read(
+                    source,
+                    i as u32,
+                    crawl,
+                    &mut |item| match item {
+                        Ok(c) => {
+                            n += 1;
+                            if n.is_multiple_of(1024) {
+                                progress.advance(1024, 0);
+                            }
+                            index.add(&c);
+                            let mut last = crawls[i]
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner());
+                            if *last != c.crawl {
+                                *last = c.crawl.clone();
+                            }
                         }
-                        index.add(&c);
-                        let mut last = crawls[i].lock().unwrap_or_else(|e| e.into_inner());
-                        if *last != c.crawl {
-                            *last = c.crawl.clone();
+                        Err(p) => {
+                            progress.problem(&p);
+                            mine.push((i, p));
                         }
-                    }
-                    Err(p) => {
-                        progress.problem(&p);
-                        mine.push((i, p));
-                    }
-                });
+                    },
+                );
                 progress.advance(n % 1024, sizes[i]);
                 captures.fetch_add(n, Ordering::Relaxed);
-                problems.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+                problems
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(mine);
             })
         });
         let crawls: Vec<String> = crawls
@@ -191,7 +205,7 @@ impl Job {
         for chunk in order.chunks(window) {
             let work: Vec<_> =
                 chunk.iter().map(|&i| (i, plan.take(i))).collect();
-            let done: Vec<(Vec<Row>, Vec<(usize, Problem)>)> = pool.install(|| {
+            let done: Vec<FileRows> = pool.install(|| {
                 work.into_par_iter()
                     .map(|(i, todo)| {
                         let crawl = crawl.unwrap_or(&crawls[i as usize]);
@@ -233,7 +247,7 @@ impl Job {
         crawl: &str,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
         progress: &dyn Progress,
-    ) -> (Vec<Row>, Vec<(usize, Problem)>) {
+    ) -> FileRows {
         let src = &self.sources[source as usize];
         let name = src.name();
         let mut rows = Vec::new();
@@ -249,9 +263,9 @@ impl Job {
                 }
             };
             progress.advance(1, 0);
-            let needs = origins.iter().any(|o| {
-                o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
-            });
+            let needs = origins
+                .iter()
+                .any(|o| o.redirect.as_ref().is_none_or(|f| f.stop.is_none()));
             let eval = needs.then(|| evaluate(&capture, &self.options));
             for o in origins {
                 let row = match o.redirect {

@@ -102,9 +102,11 @@ impl Schema {
         let tokens: Vec<String> =
             catalogue.crawlers().iter().map(|c| c.token.clone()).collect();
         for t in &tokens {
-            columns.push(Column { name: format!("access_{t}"), kind: Type::Str });
+            columns
+                .push(Column { name: format!("access_{t}"), kind: Type::Str });
             columns.push(Column { name: format!("via_{t}"), kind: Type::Str });
-            columns.push(Column { name: format!("delay_{t}"), kind: Type::F64 });
+            columns
+                .push(Column { name: format!("delay_{t}"), kind: Type::F64 });
         }
         Schema { columns, tokens }
     }
@@ -155,7 +157,8 @@ impl Row {
     pub fn values(&self) -> Vec<Value> {
         let s = |v: &str| Value::Str(v.to_string());
         let os = |v: Option<&str>| v.map_or(Value::Null, s);
-        let oi = |v: Option<i32>| v.map_or(Value::Null, |v| Value::Int(v.into()));
+        let oi =
+            |v: Option<i32>| v.map_or(Value::Null, |v| Value::Int(v.into()));
         let e = &self.eval;
         let mut out = vec![
             s(&self.crawl),

@@ -172,7 +172,9 @@ impl Index {
         for shard in &self.shards {
             let map = shard.lock().unwrap_or_else(|e| e.into_inner());
             all.extend(
-                map.iter().filter(|(_, e)| e.site).map(|(k, e)| (*k, e.clone())),
+                map.iter()
+                    .filter(|(_, e)| e.site)
+                    .map(|(k, e)| (*k, e.clone())),
             );
         }
         let mut plan: HashMap<Pos, Vec<Origin>> = HashMap::new();
@@ -185,7 +187,8 @@ impl Index {
                 continue;
             };
             let (crawl, url, location) = &**redirect;
-            let (pos, how) = self.follow(&entry, crawl, url, location.as_deref());
+            let (pos, how) =
+                self.follow(&entry, crawl, url, location.as_deref());
             plan.entry(pos).or_default().push(Origin {
                 captures: entry.count as i32,
                 redirect: Some(Box::new(how)),
@@ -312,7 +315,10 @@ mod tests {
 
     #[test]
     fn dates_order() {
-        assert!(date_rank("2024-02-20T12:34:56Z") > date_rank("2024-02-20T12:34:55Z"));
+        assert!(
+            date_rank("2024-02-20T12:34:56Z")
+                > date_rank("2024-02-20T12:34:55Z")
+        );
         assert_eq!(date_rank(""), 0);
     }
 }

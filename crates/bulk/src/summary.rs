@@ -83,16 +83,15 @@ impl Tally {
     /// Counts one row.
     pub fn add(&mut self, row: &Row) {
         let tokens = &self.tokens;
-        let crawl = self.crawls.entry(row.crawl.clone()).or_insert_with(|| {
-            Crawl {
+        let crawl =
+            self.crawls.entry(row.crawl.clone()).or_insert_with(|| Crawl {
                 crawl: row.crawl.clone(),
                 crawlers: tokens
                     .iter()
                     .map(|t| Counts { token: t.clone(), ..Counts::default() })
                     .collect(),
                 ..Crawl::default()
-            }
-        });
+            });
         crawl.sites += 1;
         crawl.with_robots += u64::from(row.eval.class == "success");
         for (c, v) in crawl.crawlers.iter_mut().zip(&row.eval.verdicts) {
@@ -131,7 +130,8 @@ impl Summary {
     pub fn table(&self) -> String {
         let mut t = String::new();
         for c in &self.crawls {
-            let name = if c.crawl.is_empty() { "(no crawl)" } else { &c.crawl };
+            let name =
+                if c.crawl.is_empty() { "(no crawl)" } else { &c.crawl };
             let _ = writeln!(
                 t,
                 "{name}: {} sites, {} with a robots.txt",
@@ -140,7 +140,12 @@ impl Summary {
             let _ = writeln!(
                 t,
                 "{:<28} {:>9} {:>9} {:>9} {:>9} {:>11}",
-                "crawler", "blocked", "by name", "partly", "by name", "unreachable"
+                "crawler",
+                "blocked",
+                "by name",
+                "partly",
+                "by name",
+                "unreachable"
             );
             for k in &c.crawlers {
                 let _ = writeln!(
@@ -234,7 +239,8 @@ pub fn chart(crawls: &[&Crawl]) -> String {
          font-family=\"sans-serif\" font-size=\"11\">",
         LEFT + WIDTH + 60.0
     );
-    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    let _ =
+        writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
     let names: Vec<String> = crawls.iter().map(|c| esc(&c.crawl)).collect();
     let _ = writeln!(
         s,
@@ -271,8 +277,12 @@ pub fn chart(crawls: &[&Crawl]) -> String {
             };
             let y = y0 + BAR * j as f64;
             let mut x = LEFT;
-            let parts =
-                [k.full_named, k.full_global, k.partial_named, k.partial_global];
+            let parts = [
+                k.full_named,
+                k.full_global,
+                k.partial_named,
+                k.partial_global,
+            ];
             for (n, colour) in parts.iter().zip(colours) {
                 let w = WIDTH * pct(*n, c.sites) / 100.0;
                 if w > 0.0 {

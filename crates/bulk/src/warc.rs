@@ -94,43 +94,49 @@ impl<R: BufRead> Counted<R> {
 }
 
 impl<R: BufRead> Counted<R> {
+    /// The next `n` bytes (fewer at the end), in one piece, not
+    /// consumed.
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.fill_buf()?.len() < n {
+            let mut got = Vec::with_capacity(n);
+            while got.len() < n {
+                let buf = self.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                let k = buf.len().min(n - got.len());
+                got.extend_from_slice(&buf[..k]);
+                self.consume(k);
+            }
+            self.unread(&got);
+        }
+        let buf = self.fill_buf()?;
+        Ok(&buf[..buf.len().min(n)])
+    }
+
     /// Consumes bytes up to the next `marker` (and `keep` bytes of it),
     /// or to the end; returns how many were consumed.
     fn skip_to(&mut self, marker: &[u8], keep: usize) -> io::Result<u64> {
         let start = self.pos;
-        let tail = marker.len() - 1;
         loop {
-            let buf = self.fill_buf()?;
-            if buf.is_empty() {
-                return Ok(self.pos - start);
+            if self.peek(marker.len())?.len() < marker.len() {
+                let n = self.fill_buf()?.len();
+                if n == 0 {
+                    return Ok(self.pos - start);
+                }
+                self.consume(n);
+                continue;
             }
+            let buf = self.fill_buf()?;
             if let Some(p) =
                 buf.windows(marker.len()).position(|w| w == marker)
             {
                 self.consume(p + keep);
                 return Ok(self.pos - start);
             }
-            // Keep the last bytes, which may begin a marker that the next
-            // buffer ends.
-            let n = buf.len();
-            let last = buf[n.saturating_sub(tail)..].to_vec();
+            // The last bytes may begin a marker the next buffer ends.
+            let n = buf.len() + 1 - marker.len();
             self.consume(n);
-            if self.fill_buf()?.is_empty() {
-                return Ok(self.pos - start);
-            }
-            let mut joined = last.clone();
-            let next = self.fill_buf()?;
-            joined.extend_from_slice(&next[..next.len().min(tail)]);
-            if let Some(p) =
-                joined.windows(marker.len()).position(|w| w == marker)
-            {
-                if p + keep < last.len() {
-                    self.unread(&last[p + keep..]);
-                } else {
-                    self.consume(p + keep - last.len());
-                }
-                return Ok(self.pos - start);
-            }
         }
     }
 }
@@ -224,14 +230,19 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    fn problem(&self, offset: u64, kind: ProblemKind, detail: String) -> Problem {
+    fn problem(
+        &self,
+        offset: u64,
+        kind: ProblemKind,
+        detail: String,
+    ) -> Problem {
         Problem { file: self.file.clone(), offset, kind, detail }
     }
 
     /// Fills `pending` with the records of the next gzip member, or of the
     /// next plain record.
     fn advance(&mut self) -> io::Result<()> {
-        let head = self.input.fill_buf()?;
+        let head = self.input.peek(2)?;
         if head.is_empty() {
             self.done = true;
             return Ok(());
@@ -246,7 +257,7 @@ impl<R: BufRead> Reader<R> {
 
     fn member(&mut self) -> io::Result<()> {
         let offset = self.input.pos;
-        let head = self.input.fill_buf()?;
+        let head = self.input.peek(2)?;
         if !head.starts_with(&[0x1f, 0x8b]) {
             let skipped = self.input.skip_to(b"\x1f\x8b\x08", 0)?;
             let p = self.problem(
@@ -470,20 +481,17 @@ fn read_record(
             }
             "warc-date" => record.date = Some(value.to_string()),
             "content-length" => {
-                length = Some(
-                    value
-                        .parse()
-                        .map_err(|_| format!("a bad Content-Length {value:?}"))?,
-                );
+                length =
+                    Some(value.parse().map_err(|_| {
+                        format!("a bad Content-Length {value:?}")
+                    })?);
             }
             _ => {}
         }
     }
     let length = length.ok_or("a record without Content-Length")?;
     let keep = length.min(MEMBER_LIMIT as u64);
-    r.take(keep)
-        .read_to_end(&mut record.block)
-        .map_err(|e| e.to_string())?;
+    r.take(keep).read_to_end(&mut record.block).map_err(|e| e.to_string())?;
     let mut short = (record.block.len() as u64) < keep;
     if length > keep {
         let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())
@@ -587,6 +595,15 @@ mod tests {
         assert_eq!(got[1], Err(ProblemKind::Gzip));
         assert_eq!(got[2], Ok((third, b"three".to_vec())));
         assert_eq!(got.len(), 3);
+        // The same through buffers of every small size: members and
+        // headers split between reads.
+        for cap in 1..12 {
+            let small = io::BufReader::with_capacity(cap, &data[..]);
+            let again: Vec<_> = Reader::new(small, "t")
+                .map(|r| r.map(|r| (r.offset, r.block)).map_err(|p| p.kind))
+                .collect();
+            assert_eq!(again, got, "{cap}");
+        }
 
         // A file cut in its last member.
         let mut cut = a.clone();

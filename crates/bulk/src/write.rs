@@ -121,7 +121,9 @@ impl<W: Write + Send> Sink for Csv<W> {
                 Value::Str(s) => line.push_str(&csv_field(s)),
                 Value::Int(n) => line.push_str(&n.to_string()),
                 Value::F64(f) => line.push_str(&f.to_string()),
-                Value::Bool(b) => line.push_str(if *b { "true" } else { "false" }),
+                Value::Bool(b) => {
+                    line.push_str(if *b { "true" } else { "false" })
+                }
             }
         }
         line.push('\n');

@@ -31,7 +31,7 @@ pub struct Args {
     robots: String,
 }
 
-fn load_catalogue(path: Option<&PathBuf>) -> anyhow::Result<Catalogue> {
+pub fn load_catalogue(path: Option<&PathBuf>) -> anyhow::Result<Catalogue> {
     let Some(path) = path else { return Ok(Catalogue::builtin()) };
     let text = std::fs::read_to_string(path).with_context(|| {
         format!("failed to read catalogue \"{}\"", path.display())

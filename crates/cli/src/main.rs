@@ -1,5 +1,5 @@
 //! `robotrules`: check, explain, lint and audit robots.txt files with the
-//! verdicts of Google's reference parser.
+//! verdicts of Google's reference parser, one or millions (`bulk`).
 //!
 //! The analysis lives in the `robotrules-analysis` crate; this binary
 //! parses arguments, loads files and renders results.
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod audit;
+mod bulk;
 mod check;
 mod explain;
 mod fetch;
@@ -34,6 +35,7 @@ enum Command {
     Audit(audit::Args),
     Lint(lint::Args),
     Fetch(fetch::Args),
+    Bulk(bulk::Args),
 }
 
 /// What a command found, mapped to the exit status.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Fetch(args) => fetch::run(args),
+        Command::Bulk(args) => bulk::run(args),
     };
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,

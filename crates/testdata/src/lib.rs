@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub mod warc;
+
 /// One case of `testdata/rules.toml`: a file, a crawler, a URL, and the
 /// reference's answer.
 #[derive(Clone, Debug, Deserialize)]

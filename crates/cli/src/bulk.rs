@@ -1,0 +1,285 @@
+//! `robotrules bulk`: robots.txt captures (Common Crawl WARC files, JSON
+//! lines, plain files) to a table of sites and verdicts, with summaries.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use robotrules_analysis::{Catalogue, Crawler, Purpose};
+use robotrules_bulk::summary::{self, Summary};
+use robotrules_bulk::{capture, write, Job, Options, Phase, Problem};
+
+use crate::audit::load_catalogue;
+use crate::Outcome;
+
+/// Reads robots.txt captures in bulk and writes one row per site and
+/// crawl, with every crawler's site-level verdict.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    Run(Run),
+    Compare(Compare),
+}
+
+/// Reads captures and writes the table (Parquet, CSV or JSON lines) and a
+/// summary per crawl.
+#[derive(clap::Args)]
+struct Run {
+    /// WARC or WARC.gz files, JSON lines files (`.jsonl`), plain
+    /// robots.txt files, directories of them, or lists of paths
+    /// (`*.paths`, `*.list`).
+    #[arg(value_name = "INPUT", required = true)]
+    inputs: Vec<PathBuf>,
+    /// The table to write: `.parquet`, `.csv` or `.jsonl` (or `-` for
+    /// JSON lines on standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Judge only these crawlers (comma-separated product tokens).
+    #[arg(long, value_delimiter = ',', value_name = "TOKENS")]
+    agents: Vec<String>,
+    /// Judge the crawlers of this catalogue (TOML, or JSON for `.json`)
+    /// instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    catalogue: Option<PathBuf>,
+    /// The crawl of every capture (by default from each WARC file's
+    /// `warcinfo` record or a `CC-MAIN-…` part of its path).
+    #[arg(long, value_name = "NAME")]
+    crawl: Option<String>,
+    /// Also lint every file (the `lint_errors` and `lint_warnings`
+    /// columns; slower).
+    #[arg(long)]
+    lint: bool,
+    /// Threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Write the summary as JSON (for `robotrules bulk compare`).
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// Write the summary as an SVG bar chart.
+    #[arg(long, value_name = "FILE")]
+    chart: Option<PathBuf>,
+    /// Write every problem found in the input as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    problems: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// Compares two crawls: the change per crawler of the share of sites that
+/// block it.
+#[derive(clap::Args)]
+struct Compare {
+    /// The older crawl's summary (`--summary` of `bulk run`).
+    #[arg(value_name = "OLD")]
+    old: PathBuf,
+    /// The newer crawl's summary; without it, the first two crawls of OLD.
+    #[arg(value_name = "NEW")]
+    new: Option<PathBuf>,
+    /// Write both crawls as an SVG bar chart.
+    #[arg(long, value_name = "FILE")]
+    chart: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    match args.command {
+        Command::Run(r) => bulk(r),
+        Command::Compare(c) => compare(c),
+    }
+}
+
+fn catalogue(r: &Run) -> anyhow::Result<Catalogue> {
+    let full = load_catalogue(r.catalogue.as_ref())?;
+    if r.agents.is_empty() {
+        return Ok(full);
+    }
+    let crawlers = r
+        .agents
+        .iter()
+        .map(|t| {
+            full.get(t).cloned().unwrap_or_else(|| {
+                Crawler::new(t.as_str(), "", Purpose::Other)
+            })
+        })
+        .collect();
+    Catalogue::new(crawlers).context("invalid --agents")
+}
+
+/// A progress bar: bytes read, captures per second, time left.
+struct Bar {
+    bar: ProgressBar,
+    captures: AtomicU64,
+    problems: AtomicU64,
+    start: Instant,
+}
+
+/// Problems printed as they are found; the rest are counted.
+const SHOWN: u64 = 20;
+
+impl robotrules_bulk::Progress for Bar {
+    fn start(&self, phase: Phase, bytes: u64) {
+        self.bar.reset();
+        self.bar.set_length(bytes);
+        self.bar.set_prefix(match phase {
+            Phase::Index => "1/2 index",
+            _ => "2/2 rows ",
+        });
+        self.captures.store(0, Ordering::Relaxed);
+    }
+
+    fn advance(&self, captures: u64, bytes: u64) {
+        let n =
+            self.captures.fetch_add(captures, Ordering::Relaxed) + captures;
+        let secs = self.bar.elapsed().as_secs_f64().max(1e-3);
+        self.bar
+            .set_message(format!("{n} captures, {:.0}/s", n as f64 / secs));
+        self.bar.inc(bytes);
+    }
+
+    fn problem(&self, problem: &Problem) {
+        let n = self.problems.fetch_add(1, Ordering::Relaxed);
+        if n < SHOWN {
+            self.bar.suspend(|| eprintln!("robotrules: warning: {problem}"));
+        }
+    }
+}
+
+fn bulk(r: Run) -> anyhow::Result<Outcome> {
+    let mut options = Options::new(catalogue(&r)?);
+    options.lint = r.lint;
+    let sources =
+        capture::expand(&r.inputs).context("failed to list the inputs")?;
+    if sources.is_empty() {
+        bail!("no input files");
+    }
+    let job =
+        Job::new(sources, options).crawl(r.crawl.clone()).threads(r.threads);
+    let schema = job.schema();
+    let sink = if r.output.as_os_str() == "-" {
+        write::to_writer(
+            Box::new(io::stdout()),
+            write::Format::JsonLines,
+            &schema,
+        )?
+    } else {
+        let format = write::Format::of(&r.output).with_context(|| {
+            format!(
+                "unknown output format \"{}\": name it .parquet, .csv or .jsonl",
+                r.output.display()
+            )
+        })?;
+        write::create(&r.output, format, &schema).with_context(|| {
+            format!("failed to create \"{}\"", r.output.display())
+        })?
+    };
+    let bar =
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if r.quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {bytes}/{total_bytes} {msg} (ETA {eta})",
+        )?
+        .progress_chars("=> "),
+    );
+    let progress = Bar {
+        bar,
+        captures: AtomicU64::new(0),
+        problems: AtomicU64::new(0),
+        start: Instant::now(),
+    };
+    let report =
+        job.run(sink, &progress).context("failed to write the table")?;
+    progress.bar.finish_and_clear();
+    let secs = progress.start.elapsed().as_secs_f64();
+
+    if let Some(path) = &r.problems {
+        let mut out = io::BufWriter::new(std::fs::File::create(path)?);
+        for p in &report.problems {
+            serde_json::to_writer(
+                &mut out,
+                &serde_json::json!({
+                    "file": p.file, "offset": p.offset,
+                    "kind": p.kind.as_str(), "detail": p.detail,
+                }),
+            )?;
+            writeln!(out)?;
+        }
+        out.flush()?;
+    }
+    if let Some(path) = &r.summary {
+        std::fs::write(path, serde_json::to_string_pretty(&report.summary)?)?;
+    }
+    if let Some(path) = &r.chart {
+        std::fs::write(path, report.summary.svg())?;
+    }
+    let mut err = io::stderr().lock();
+    let hidden = report.problems.len() as u64
+        - report.problems.len().min(SHOWN as usize) as u64;
+    if hidden > 0 {
+        let to = if r.problems.is_some() {
+            "written with --problems"
+        } else {
+            "list them with --problems FILE"
+        };
+        writeln!(err, "robotrules: {hidden} more problems not shown ({to})")?;
+    }
+    writeln!(
+        err,
+        "robotrules: {} captures, {} sites, {} problems in {secs:.1}s ({:.0} captures/s)",
+        report.captures,
+        report.rows,
+        report.problems.len(),
+        report.captures as f64 / secs.max(1e-9)
+    )?;
+    if r.output.as_os_str() != "-" {
+        let mut out = io::stdout().lock();
+        write!(out, "{}", report.summary.table())?;
+        out.flush()?;
+    }
+    Ok(Outcome::Allowed)
+}
+
+fn read_summary(path: &PathBuf) -> anyhow::Result<Summary> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("failed to read \"{}\"", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("\"{}\" is not a summary", path.display()))
+}
+
+fn compare(c: Compare) -> anyhow::Result<Outcome> {
+    let old = read_summary(&c.old)?;
+    let (a, b) = match &c.new {
+        Some(path) => {
+            let new = read_summary(path)?;
+            let (Some(a), Some(b)) = (old.crawls.first(), new.crawls.first())
+            else {
+                bail!("a summary holds no crawl");
+            };
+            (a.clone(), b.clone())
+        }
+        None => match &old.crawls[..] {
+            [a, b, ..] => (a.clone(), b.clone()),
+            _ => bail!(
+                "\"{}\" holds fewer than two crawls: give NEW",
+                c.old.display()
+            ),
+        },
+    };
+    let mut out = io::stdout().lock();
+    write!(out, "{}", summary::compare(&a, &b))?;
+    out.flush()?;
+    if let Some(path) = &c.chart {
+        std::fs::write(path, summary::chart(&[&a, &b]))?;
+    }
+    Ok(Outcome::Allowed)
+}
