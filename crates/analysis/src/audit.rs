@@ -142,6 +142,66 @@ const FLOOR: u64 = 1 << 20;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
+    let mut out = Vec::with_capacity(catalogue.len());
+    walk(robots, catalogue, true, |crawler, via, lines, coverage, delay| {
+        out.push(Standing {
+            crawler: crawler.clone(),
+            via,
+            lines,
+            coverage: coverage.clone(),
+            crawl_delay: delay,
+        });
+    });
+    out
+}
+
+/// One crawler's standing in brief: see [`audit_brief`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Brief {
+    /// How its rules are chosen.
+    pub via: Via,
+    /// [`Coverage::as_str`] of its access: `"allowed"`, `"partial"`,
+    /// `"disallowed"` or `"unknown"`.
+    pub access: &'static str,
+    /// The crawl-delay that applies to it, in seconds.
+    pub crawl_delay: Option<f64>,
+}
+
+/// [`audit`](fn@audit) in brief, for bulk jobs over millions of files:
+/// the same verdicts, without the crawler's description, the lines or the
+/// witness paths, and so without allocating per crawler.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::Robots;
+/// use robotrules_analysis::{audit, audit_brief, Catalogue};
+///
+/// let robots = Robots::parse(b"User-agent: GPTBot\nDisallow: /\n");
+/// let catalogue = Catalogue::builtin();
+/// let full = audit(&robots, &catalogue);
+/// let brief = audit_brief(&robots, &catalogue);
+/// for (f, b) in full.iter().zip(&brief) {
+///     assert_eq!((f.via, f.coverage.as_str()), (b.via, b.access));
+/// }
+/// ```
+pub fn audit_brief(robots: &Robots, catalogue: &Catalogue) -> Vec<Brief> {
+    let mut out = Vec::with_capacity(catalogue.len());
+    walk(robots, catalogue, false, |_, via, _, coverage, crawl_delay| {
+        out.push(Brief { via, access: coverage.as_str(), crawl_delay });
+    });
+    out
+}
+
+/// The audit's one walk over the catalogue; `lines`: whether to collect
+/// the deciding `user-agent` lines.
+fn walk(
+    robots: &Robots,
+    catalogue: &Catalogue,
+    want_lines: bool,
+    mut each: impl FnMut(&Crawler, Via, Vec<u32>, &Coverage, Option<f64>),
+) {
     // Crawlers with the same groups (every crawler that no group names
     // gets the `*` groups) have the same coverage: it is computed once.
     let mut coverage_of: HashMap<Vec<usize>, (Coverage, Option<f64>)> =
@@ -149,14 +209,13 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
     // One budget for the whole file, so that a file of many hostile groups
     // costs no more than one: past it, a crawler's access is `Unknown`.
     let mut budget = robotrules::COVERAGE_BUDGET;
-    catalogue
-        .crawlers()
-        .iter()
-        .map(|crawler| {
-            let token = crawler.token.as_str();
-            let selection = robots.select(&[token]);
-            let named = selection.is_named();
-            let lines: Vec<u32> = selection
+    let any_global = robots.groups().any(|g| g.is_global());
+    for crawler in catalogue.crawlers() {
+        let token = crawler.token.as_str();
+        let selection = robots.select(&[token]);
+        let named = selection.is_named();
+        let lines: Vec<u32> = if want_lines {
+            selection
                 .groups()
                 .flat_map(|g| g.agents())
                 .filter(|a| {
@@ -167,36 +226,32 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
                     }
                 })
                 .map(|a| a.line())
-                .collect();
-            let via = match (named, lines.is_empty()) {
-                (true, _) => Via::Named,
-                (false, false) => Via::Global,
-                (false, true) => Via::None,
-            };
-            let groups: Vec<usize> =
-                selection.groups().map(|g| g.index()).collect();
-            let (coverage, crawl_delay) = coverage_of
-                .entry(groups)
-                .or_insert_with(|| {
-                    // Every crawler gets a little, so that the simple
-                    // rule sets after a costly one are still decided.
-                    let mut mine = budget.max(FLOOR);
-                    let before = mine;
-                    let matcher = robots.matcher(&[token]);
-                    let coverage = matcher.coverage_within(&mut mine);
-                    budget = budget.saturating_sub(before - mine);
-                    (coverage, matcher.crawl_delay())
-                })
-                .clone();
-            Standing {
-                crawler: crawler.clone(),
-                via,
-                lines,
-                coverage,
-                crawl_delay,
-            }
-        })
-        .collect()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let via = match (named, want_lines, lines.is_empty()) {
+            (true, _, _) => Via::Named,
+            (false, true, false) => Via::Global,
+            (false, true, true) => Via::None,
+            (false, false, _) if any_global => Via::Global,
+            (false, false, _) => Via::None,
+        };
+        let groups: Vec<usize> =
+            selection.groups().map(|g| g.index()).collect();
+        let (coverage, crawl_delay) =
+            coverage_of.entry(groups).or_insert_with(|| {
+                // Every crawler gets a little, so that the simple rule
+                // sets after a costly one are still decided.
+                let mut mine = budget.max(FLOOR);
+                let before = mine;
+                let matcher = robots.matcher(&[token]);
+                let coverage = matcher.coverage_within(&mut mine);
+                budget = budget.saturating_sub(before - mine);
+                (coverage, matcher.crawl_delay())
+            });
+        each(crawler, via, lines, coverage, *crawl_delay);
+    }
 }
 
 #[cfg(test)]
@@ -278,6 +333,22 @@ mod tests {
             [2u32],
             "allowed"
         );
+    }
+
+    #[test]
+    fn brief_is_the_audit() {
+        let catalogue = Catalogue::builtin();
+        for file in robotrules_testdata::corpus_files().iter().step_by(7) {
+            let body = std::fs::read(file).unwrap();
+            let robots = Robots::parse(&body);
+            let full = audit(&robots, &catalogue);
+            let brief = audit_brief(&robots, &catalogue);
+            assert_eq!(full.len(), brief.len());
+            for (f, b) in full.iter().zip(&brief) {
+                let f = (f.via, f.coverage.as_str(), f.crawl_delay);
+                assert_eq!(f, (b.via, b.access, b.crawl_delay), "{file:?}");
+            }
+        }
     }
 
     #[test]

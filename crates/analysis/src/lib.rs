@@ -82,7 +82,7 @@ mod query;
 mod rule;
 mod text;
 
-pub use crate::audit::{audit, Standing, Via};
+pub use crate::audit::{audit, audit_brief, Brief, Standing, Via};
 pub use crate::body::BodyKind;
 pub use crate::catalogue::{
     Catalogue, CatalogueError, CatalogueErrorKind, Crawler, Purpose,

@@ -300,12 +300,13 @@ pub fn read(
 pub struct Rereader<'a> {
     source: &'a Source,
     input: Option<BufReader<File>>,
+    warc: Option<warc::Reader<BufReader<File>>>,
 }
 
 impl<'a> Rereader<'a> {
     /// A reader of `source`; the file is opened on the first read.
     pub fn new(source: &'a Source) -> Rereader<'a> {
-        Rereader { source, input: None }
+        Rereader { source, input: None, warc: None }
     }
 
     /// Reads the capture at `pos` again; `crawl` is its crawl.
@@ -326,6 +327,21 @@ impl<'a> Rereader<'a> {
             kind: ProblemKind::Io,
             detail: e.to_string(),
         };
+        if source.format == Format::Warc {
+            if self.warc.is_none() {
+                let file = File::open(&source.path).map_err(problem)?;
+                let input = BufReader::with_capacity(1 << 16, file);
+                self.warc = Some(warc::Reader::new(input, &name));
+            }
+            let Some(reader) = self.warc.as_mut() else {
+                unreachable!("opened above")
+            };
+            let record = reader.read_at(pos.offset, pos.ordinal)?;
+            return match from_record(record, pos.source, crawl, &name) {
+                Some(c) => c,
+                None => Err(problem(io::Error::other("not a capture"))),
+            };
+        }
         if self.input.is_none() {
             let file = File::open(&source.path).map_err(problem)?;
             self.input = Some(BufReader::with_capacity(1 << 16, file));
@@ -342,20 +358,12 @@ impl<'a> Rereader<'a> {
             input.seek(SeekFrom::Start(pos.offset)).map_err(problem)?;
         }
         match source.format {
-            Format::Warc => {
-                let record =
-                    warc::read_at(input, &name, pos.offset, pos.ordinal)?;
-                match from_record(record, pos.source, crawl, &name) {
-                    Some(c) => c,
-                    None => Err(problem(io::Error::other("not a capture"))),
-                }
-            }
             Format::JsonLines => {
                 let mut line = Vec::new();
                 input.read_until(b'\n', &mut line).map_err(problem)?;
                 from_json(&line, pos, crawl, &name)
             }
-            Format::Plain => plain(input, pos.source, crawl, source),
+            _ => plain(input, pos.source, crawl, source),
         }
     }
 }

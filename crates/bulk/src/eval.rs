@@ -3,9 +3,9 @@
 
 use std::io::Read;
 
-use robotrules::{Coverage, Robots};
+use robotrules::Robots;
 use robotrules_analysis::{
-    audit, lint_robots, BodyKind, Catalogue, Severity, Via,
+    audit_brief, lint_robots, BodyKind, Catalogue, Severity, Via,
 };
 use robotrules_fetch::policy::{self, Access, StatusClass};
 use robotrules_fetch::{Outcome, Response};
@@ -203,15 +203,10 @@ pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
         e.lint_errors = Some(count(Severity::Error));
         e.lint_warnings = Some(count(Severity::Warning));
     }
-    e.verdicts = audit(&robots, &options.catalogue)
+    e.verdicts = audit_brief(&robots, &options.catalogue)
         .into_iter()
         .map(|s| Verdict {
-            access: match s.coverage {
-                Coverage::AllowedEverywhere => "allowed",
-                Coverage::Partial { .. } => "partial",
-                Coverage::DisallowedEverywhere => "disallowed",
-                _ => "unknown",
-            },
+            access: s.access,
             via: Some(match s.via {
                 Via::Named => "named",
                 Via::Global => "global",

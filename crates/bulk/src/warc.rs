@@ -10,9 +10,9 @@
 //! and reading goes on at the next gzip member (or, in a plain file, the
 //! next line starting with `WARC/`).
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
-use flate2::bufread::GzDecoder;
+use flate2::{Decompress, FlushDecompress, Status};
 
 use crate::problem::{Problem, ProblemKind};
 
@@ -212,6 +212,8 @@ pub struct Reader<R> {
     pending: std::vec::IntoIter<Result<Record, Problem>>,
     buf: Vec<u8>,
     recorded: Vec<u8>,
+    inflater: Decompress,
+    scratch: Vec<u8>,
     done: bool,
 }
 
@@ -226,6 +228,8 @@ impl<R: BufRead> Reader<R> {
             pending: Vec::new().into_iter(),
             buf: Vec::new(),
             recorded: Vec::new(),
+            inflater: Decompress::new(false),
+            scratch: Vec::new(),
             done: false,
         }
     }
@@ -270,14 +274,15 @@ impl<R: BufRead> Reader<R> {
         }
         self.buf.clear();
         self.input.record = Some(std::mem::take(&mut self.recorded));
-        let mut decoder = GzDecoder::new(&mut self.input);
-        let read = (&mut decoder)
-            .take(MEMBER_LIMIT as u64)
-            .read_to_end(&mut self.buf)
-            .and_then(|_| io::copy(&mut decoder, &mut io::sink()));
+        let read = inflate_member(
+            &mut self.input,
+            &mut self.inflater,
+            &mut self.buf,
+            &mut self.scratch,
+        );
         let mut recorded = self.input.record.take().unwrap_or_default();
         let cut = match read {
-            Ok(rest) => rest > 0,
+            Ok(cut) => cut,
             Err(e) => {
                 let at_end = self.input.fill_buf()?.is_empty();
                 let (kind, what) = if at_end {
@@ -420,6 +425,122 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+fn corrupt(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.to_string())
+}
+
+/// Reads exactly `n` bytes.
+fn take_exact<R: BufRead>(
+    r: &mut Counted<R>,
+    n: usize,
+) -> io::Result<Vec<u8>> {
+    let mut v = vec![0; n];
+    r.read_exact(&mut v)?;
+    Ok(v)
+}
+
+/// Skips a zero-terminated field of a gzip header.
+fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
+    let mut sink = Vec::new();
+    let n = r.take(1 << 16).read_until(0, &mut sink)?;
+    if n == 0 || sink.last() != Some(&0) {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "gzip header field",
+        ));
+    }
+    Ok(())
+}
+
+/// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
+/// [`MEMBER_LIMIT`] bytes, and checks its CRC and size. One decompressor
+/// serves every member: the per-member allocation of a fresh decoder
+/// would cost more than the decompression. Returns true if and only if
+/// bytes past the limit were dropped.
+fn inflate_member<R: BufRead>(
+    input: &mut Counted<R>,
+    d: &mut Decompress,
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+) -> io::Result<bool> {
+    let header = take_exact(input, 10)?;
+    if header[..3] != [0x1f, 0x8b, 8] {
+        return Err(corrupt("not a gzip header"));
+    }
+    let flags = header[3];
+    if flags & 0xE0 != 0 {
+        return Err(corrupt("reserved gzip flags"));
+    }
+    if flags & 4 != 0 {
+        let x = take_exact(input, 2)?;
+        let len = usize::from(u16::from_le_bytes([x[0], x[1]]));
+        take_exact(input, len)?;
+    }
+    if flags & 8 != 0 {
+        skip_zstring(input)?;
+    }
+    if flags & 16 != 0 {
+        skip_zstring(input)?;
+    }
+    if flags & 2 != 0 {
+        take_exact(input, 2)?;
+    }
+    d.reset(false);
+    let mut crc = crc32fast::Hasher::new();
+    let mut cut = false;
+    scratch.resize(1 << 15, 0);
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the member ends early",
+            ));
+        }
+        let (in0, out0) = (d.total_in(), d.total_out());
+        let status = if out.len() < MEMBER_LIMIT {
+            out.reserve(1 << 15);
+            let start = out.len();
+            let status = d
+                .decompress_vec(buf, out, FlushDecompress::None)
+                .map_err(|e| corrupt(&e.to_string()))?;
+            crc.update(&out[start..]);
+            if out.len() > MEMBER_LIMIT {
+                out.truncate(MEMBER_LIMIT);
+                cut = true;
+            }
+            status
+        } else {
+            let status = d
+                .decompress(buf, scratch, FlushDecompress::None)
+                .map_err(|e| corrupt(&e.to_string()))?;
+            let n = (d.total_out() - out0) as usize;
+            crc.update(&scratch[..n]);
+            cut |= n > 0;
+            status
+        };
+        let used = (d.total_in() - in0) as usize;
+        let made = d.total_out() - out0;
+        input.consume(used);
+        match status {
+            Status::StreamEnd => break,
+            _ if used == 0 && made == 0 => {
+                return Err(corrupt("the deflate stream stalls"));
+            }
+            _ => {}
+        }
+    }
+    let trailer = take_exact(input, 8)?;
+    let want_crc =
+        u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+    let want_len =
+        u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+    if want_crc != crc.finalize() || want_len != d.total_out() as u32 {
+        return Err(corrupt("the member's CRC or size does not match"));
+    }
+    Ok(cut)
+}
+
 /// Reads one record from `r`; `Ok(None)` at the end. With the record
 /// comes true if and only if the stream ended inside its block.
 fn read_record(
@@ -503,36 +624,48 @@ fn read_record(
     Ok(Some((record, short)))
 }
 
-/// Reads the record at `offset` (and `ordinal` within its gzip member) of
-/// a WARC or WARC.gz file, `input` being at `offset` already.
-///
-/// # Errors
-///
-/// A [`Problem`] if the record cannot be read there.
-pub fn read_at<R: BufRead>(
-    input: R,
-    file: &str,
-    offset: u64,
-    ordinal: u32,
-) -> Result<Record, Problem> {
-    let mut reader = Reader::new(input, file);
-    reader.input.pos = offset;
-    // One gzip member (or one plain record) is enough.
-    reader.advance().map_err(|e| Problem {
-        file: file.to_string(),
-        offset,
-        kind: ProblemKind::Io,
-        detail: e.to_string(),
-    })?;
-    if let Some(item) = reader.pending.nth(ordinal as usize) {
-        return item;
+impl<R: BufRead + Seek> Reader<R> {
+    /// Reads the record at `offset` (and `ordinal` within its gzip member)
+    /// again. The reader's buffers and decompressor are reused, and a
+    /// forward seek within the buffered bytes reads nothing.
+    ///
+    /// # Errors
+    ///
+    /// A [`Problem`] if the record cannot be read there.
+    pub fn read_at(
+        &mut self,
+        offset: u64,
+        ordinal: u32,
+    ) -> Result<Record, Problem> {
+        let io = |e: io::Error, file: &str| Problem {
+            file: file.to_string(),
+            offset,
+            kind: ProblemKind::Io,
+            detail: e.to_string(),
+        };
+        let here = self.input.pos;
+        if self.input.back_at < self.input.back.len() || offset < here {
+            self.input.back.clear();
+            self.input.back_at = 0;
+            self.input
+                .inner
+                .seek(SeekFrom::Start(offset))
+                .map_err(|e| io(e, &self.file))?;
+        } else {
+            self.input
+                .inner
+                .seek_relative((offset - here) as i64)
+                .map_err(|e| io(e, &self.file))?;
+        }
+        self.input.pos = offset;
+        self.pending = Vec::new().into_iter();
+        self.done = false;
+        self.advance().map_err(|e| io(e, &self.file))?;
+        match self.pending.nth(ordinal as usize) {
+            Some(item) => item,
+            None => Err(io(io::Error::other("no record there"), &self.file)),
+        }
     }
-    Err(Problem {
-        file: file.to_string(),
-        offset,
-        kind: ProblemKind::Io,
-        detail: "no record there".into(),
-    })
 }
 
 #[cfg(test)]
@@ -619,8 +752,12 @@ mod tests {
         let b = gz(&record("b", b"two"));
         let mut data = a.clone();
         data.extend(&b);
-        let r = read_at(&data[a.len()..], "t", a.len() as u64, 0);
-        assert_eq!(r.unwrap().block, b"two");
+        let mut r = Reader::new(io::Cursor::new(&data), "t");
+        let at = a.len() as u64;
+        assert_eq!(r.read_at(at, 0).unwrap().block, b"two");
+        assert_eq!(r.read_at(0, 0).unwrap().block, b"one");
+        assert_eq!(r.read_at(at, 0).unwrap().block, b"two");
+        assert!(r.read_at(at, 1).is_err());
     }
 
     #[test]
