@@ -498,27 +498,16 @@ fn inflate_member<R: BufRead>(
             ));
         }
         let (in0, out0) = (d.total_in(), d.total_out());
-        let status = if out.len() < MEMBER_LIMIT {
-            out.reserve(1 << 15);
-            let start = out.len();
-            let status = d
-                .decompress_vec(buf, out, FlushDecompress::None)
-                .map_err(|e| corrupt(&e.to_string()))?;
-            crc.update(&out[start..]);
-            if out.len() > MEMBER_LIMIT {
-                out.truncate(MEMBER_LIMIT);
-                cut = true;
-            }
-            status
-        } else {
-            let status = d
-                .decompress(buf, scratch, FlushDecompress::None)
-                .map_err(|e| corrupt(&e.to_string()))?;
-            let n = (d.total_out() - out0) as usize;
-            crc.update(&scratch[..n]);
-            cut |= n > 0;
-            status
-        };
+        // Into a scratch buffer zeroed once: `decompress_vec` would zero
+        // the output's spare capacity on every call.
+        let status = d
+            .decompress(buf, scratch, FlushDecompress::None)
+            .map_err(|e| corrupt(&e.to_string()))?;
+        let n = (d.total_out() - out0) as usize;
+        crc.update(&scratch[..n]);
+        let room = MEMBER_LIMIT - out.len();
+        out.extend_from_slice(&scratch[..n.min(room)]);
+        cut |= n > room;
         let used = (d.total_in() - in0) as usize;
         let made = d.total_out() - out0;
         input.consume(used);
