@@ -164,15 +164,7 @@ impl Summary {
         t
     }
 
-    /// The change from `old` to `new` per crawler (crawlers of both), in
-    /// percentage points of sites, as a text table.
-    ///
-    /// ```
-    /// use robotrules_bulk::summary::Crawl;
-    /// # let a = Crawl::default(); let b = Crawl::default();
-    /// let text = robotrules_bulk::summary::compare(&a, &b);
-    /// assert!(text.starts_with("crawler"));
-    /// ```
+    /// The summary of the crawl `name`.
     pub fn crawl(&self, name: &str) -> Option<&Crawl> {
         self.crawls.iter().find(|c| c.crawl == name)
     }
@@ -187,6 +179,13 @@ impl Summary {
 
 /// The change from `old` to `new` per crawler (those in both), in
 /// percentage points of sites, as a text table.
+///
+/// ```
+/// use robotrules_bulk::summary::{compare, Crawl};
+///
+/// let text = compare(&Crawl::default(), &Crawl::default());
+/// assert!(text.starts_with("crawler"));
+/// ```
 pub fn compare(old: &Crawl, new: &Crawl) -> String {
     let mut t = String::new();
     let _ = writeln!(

@@ -4,7 +4,7 @@
 //!
 //! Every record is returned with the byte offset of its gzip member (or,
 //! in a plain WARC file, of the record itself), so that a record can be
-//! read again by seeking there ([`read_at`]). Damage never stops the
+//! read again by seeking there ([`Reader::read_at`]). Damage never stops the
 //! reader: a corrupt or truncated gzip member, a record with a broken
 //! header or a short block is returned as a [`Problem`] with its offset,
 //! and reading goes on at the next gzip member (or, in a plain file, the
