@@ -1,0 +1,146 @@
+//! `robotrules bulk`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{run, stdout};
+
+/// Two JSON lines files, one per crawl, with the same three sites.
+fn crawls(dir: &Path) -> (String, String) {
+    let write = |name: &str, gpt: &str| {
+        let lines = [
+            format!(
+                r#"{{"url": "https://a.example/robots.txt", "status": 200, "body": "User-agent: GPTBot\nDisallow: {gpt}\n", "crawl": "{name}"}}"#
+            ),
+            format!(
+                r#"{{"url": "https://b.example/robots.txt", "status": 200, "body": "User-agent: *\nDisallow: /private/\n", "crawl": "{name}"}}"#
+            ),
+            format!(
+                r#"{{"url": "https://c.example/robots.txt", "status": 404, "crawl": "{name}"}}"#
+            ),
+        ];
+        let path = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&path, lines.join("\n")).expect("write");
+        path.to_str().expect("utf-8").to_string()
+    };
+    (write("CC-MAIN-2024-10", "/x"), write("CC-MAIN-2024-33", "/"))
+}
+
+#[test]
+fn run_writes_rows_summary_and_chart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, _) = crawls(dir.path());
+    let out = dir.path().join("sites.csv");
+    let summary = dir.path().join("s.json");
+    let chart = dir.path().join("c.svg");
+    let o = run(
+        &[
+            "bulk",
+            "run",
+            &old,
+            "-q",
+            "--agents",
+            "GPTBot,CCBot",
+            "-o",
+            out.to_str().unwrap(),
+            "--summary",
+            summary.to_str().unwrap(),
+            "--chart",
+            chart.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let table = stdout(&o);
+    assert!(
+        table.starts_with("CC-MAIN-2024-10: 3 sites, 2 with a robots.txt"),
+        "{table}"
+    );
+    // GPTBot: a.example in part, by name; b.example in part via *.
+    let gpt = table.lines().find(|l| l.starts_with("GPTBot")).expect("GPTBot");
+    let cells: Vec<&str> = gpt.split_whitespace().collect();
+    assert_eq!(&cells[1..5], ["0.00%", "0.00%", "66.67%", "33.33%"], "{gpt}");
+    let csv = std::fs::read_to_string(&out).expect("csv");
+    let header = csv.lines().next().expect("header");
+    assert!(header.ends_with("access_GPTBot,via_GPTBot,delay_GPTBot,access_CCBot,via_CCBot,delay_CCBot"));
+    assert_eq!(csv.lines().count(), 4);
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap())
+            .unwrap();
+    assert_eq!(s["crawls"][0]["sites"], 3);
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn compare_two_crawls() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, new) = crawls(dir.path());
+    let summary = dir.path().join("both.json");
+    let o = run(
+        &[
+            "bulk",
+            "run",
+            &old,
+            &new,
+            "-q",
+            "-o",
+            dir.path().join("x.jsonl").to_str().unwrap(),
+            "--summary",
+            summary.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["bulk", "compare", summary.to_str().unwrap()], b"");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    let gpt = text.lines().find(|l| l.starts_with("GPTBot ")).expect("GPTBot");
+    // Fully blocked on one site of three in the newer crawl.
+    assert!(gpt.contains("0.00%   33.33%  +33.33pp"), "{gpt}");
+}
+
+#[test]
+fn damage_is_reported_not_fatal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let warc = dir.path().join("bad.warc.gz");
+    std::fs::write(&warc, b"\x1f\x8b\x08\x00garbage, not deflate").unwrap();
+    let problems = dir.path().join("p.jsonl");
+    let o = run(
+        &[
+            "bulk",
+            "run",
+            warc.to_str().unwrap(),
+            "-q",
+            "-o",
+            dir.path().join("x.parquet").to_str().unwrap(),
+            "--problems",
+            problems.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("bad.warc.gz: offset 0: gzip: corrupt gzip member"),
+        "{stderr}"
+    );
+    let p: Value = serde_json::from_str(
+        std::fs::read_to_string(&problems).unwrap().trim(),
+    )
+    .unwrap();
+    assert_eq!(
+        (p["offset"].as_u64(), p["kind"].as_str()),
+        (Some(0), Some("gzip"))
+    );
+}
