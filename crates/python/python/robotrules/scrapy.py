@@ -77,3 +77,8 @@ class RobotRulesParser(_Base):
         return self._matchers.is_allowed(
             text(user_agent, "user_agent"), text(url, "url")
         )
+
+    def crawl_delay(self, user_agent):
+        """The ``crawl-delay`` of ``user_agent``'s groups in seconds, or
+        ``None`` (Scrapy 2.18 and later ask for it)."""
+        return self._matchers.get(text(user_agent, "user_agent")).crawl_delay
