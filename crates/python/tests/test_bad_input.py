@@ -32,7 +32,6 @@ SURROGATE = "/private/\ud800"
     (lambda: ROBOTS.audit("builtin"), "catalogue"),
     (lambda: robotrules.lint(None), "body"),
     (lambda: robotrules.path_of(None), "url"),
-    (lambda: robotrules.Protego.parse(None), "body"),
     (lambda: robotrules.Protego.parse("").can_fetch(None, "a"), "url"),
     (lambda: robotrules.Protego.parse("").can_fetch("/", None), "user_agent"),
     (lambda: robotrules.RobotFileParser().parse(None), "lines"),
@@ -57,6 +56,7 @@ def test_wrong_types(call, name):
     (lambda: MATCHER.is_allowed_many(["/a", SURROGATE]), "urls"),
     (lambda: robotrules.Protego.parse("").can_fetch(SURROGATE, "a"), "url"),
     (lambda: ROBOTS.matcher("a", semantics="fuzzy"), "semantics"),
+    (lambda: robotrules.Protego.parse(None), "str"),  # as Protego
     (lambda: robotrules.policy.evaluate("/robots.txt", 200), "url"),
     (lambda: robotrules.policy.evaluate("mailto:a@b.c", 200), "url"),
     (lambda: robotrules.policy.evaluate("https://e.com/", 70000), "status"),

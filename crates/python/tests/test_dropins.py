@@ -85,7 +85,11 @@ def test_robotfileparser_attributes():
     assert rate == urllib.robotparser.RequestRate(2, 10)
     assert rp.request_rate("MyBot") is None
     assert rp.site_maps() == ["https://example.com/a.xml", "https://example.com/b.xml"]
-    assert str(rp) == "\n".join(BODY.splitlines())
+    # As urllib prints it: named groups first, then the * group.
+    assert str(rp) == (
+        "User-agent: MyBot\nCrawl-delay: 0.5\nDisallow: /mine\n\n"
+        "User-agent: *\nCrawl-delay: 3\nRequest-rate: 2/10\n"
+        "Disallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$")
     rp.set_url("http://other.example:8080/robots.txt")
     assert rp.host == "other.example:8080"
     before = rp.mtime()
@@ -171,7 +175,8 @@ def test_protego_api():
     assert rp.visit_time("MyBot") is None
     assert list(rp.sitemaps) == ["https://example.com/a.xml", "https://example.com/b.xml"]
     assert rp.preferred_host == "www.example.com"
-    assert robotrules.Protego.parse(BODY.encode()).can_fetch("/x", "a")
+    with pytest.raises(ValueError, match="str"):  # as Protego
+        robotrules.Protego.parse(BODY.encode())
     empty = robotrules.Protego.parse("")
     assert empty.can_fetch("/anything", "AnyBot")
     assert empty.crawl_delay("a") is None and empty.preferred_host is None
@@ -182,21 +187,18 @@ GOOGLE = conformance("google_cases.json")
 
 @pytest.mark.parametrize("case", GOOGLE, ids=[c["name"] for c in GOOGLE])
 def test_dropins_give_googles_verdicts(case):
-    """Every reference case through each drop-in. The drop-ins request the
-    URL percent-encoded, as a crawler does: where the case's URL needs
-    encoding, the verdict is that of the encoded URL."""
+    """Every reference case through each drop-in, with the reference's
+    answer: URLs are matched as given, crawler names as product tokens."""
     body = field_bytes(case, "robotstxt")
-    agent, url = case["useragent"], case["url"]
-    encoded = robotrules.percent_encode(url)
-    robots = robotrules.Robots.parse(body)
-    want = case["allowed"] if encoded == url else robots.is_allowed(agent, encoded)
-    if agent and robotrules.is_valid_agent(agent):
-        assert robotrules.Protego.parse(body).can_fetch(url, agent) is want
-        rp = robotrules.RobotFileParser()
-        rp.parse(body)
-        assert rp.can_fetch(agent, url) is want
-        scrapy_rp = robotrules.scrapy.RobotRulesParser(body, None)
-        assert scrapy_rp.allowed(url.encode(), agent.encode()) is want
+    agent, url, want = case["useragent"], case["url"], case["allowed"]
+    if "robotstxt" in case:
+        protego = robotrules.Protego.parse(case["robotstxt"])
+        assert protego.can_fetch(url, agent) is want
+    rp = robotrules.RobotFileParser()
+    rp.parse(body)
+    assert rp.can_fetch(agent, url) is want
+    scrapy_rp = robotrules.scrapy.RobotRulesParser(body, None)
+    assert scrapy_rp.allowed(url.encode(), agent.encode()) is want
 
 
 # -- Scrapy ------------------------------------------------------------------

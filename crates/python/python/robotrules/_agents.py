@@ -5,7 +5,7 @@ Only conversions live here; every verdict comes from ``robotrules._native``.
 
 import threading
 
-from ._native import Robots, percent_encode
+from ._native import Robots
 
 
 def text(value, name):
@@ -21,9 +21,11 @@ def text(value, name):
 class Matchers:
     """The compiled matcher of each crawler name seen, built on first use.
 
-    The crawler name is the product token that a ``User-Agent`` value
-    stands for in this file (``Robots.agent_for``): ``MyBot`` for
-    ``Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)``.
+    A name with a ``/`` is a ``User-Agent`` value (``MyBot/1.0``, or a
+    whole header): it stands for the product token that
+    ``Robots.agent_for`` finds in it, ``MyBot`` for ``Mozilla/5.0
+    (compatible; MyBot/1.0; +https://example.com/bot)``. Any other name is
+    used as given, as the reference does.
     """
 
     __slots__ = ("robots", "_cache", "_lock")
@@ -34,8 +36,10 @@ class Matchers:
         self._lock = threading.Lock()
 
     def agent(self, user_agent: str) -> str:
+        if "/" not in user_agent:
+            return user_agent
         token = self.robots.agent_for(user_agent)
-        return token if token else user_agent.strip()
+        return token if token else user_agent
 
     def get(self, user_agent):
         matcher = self._cache.get(user_agent)
@@ -48,6 +52,6 @@ class Matchers:
         return matcher
 
     def is_allowed(self, user_agent, url) -> bool:
-        # What a crawler requests: non-ASCII and other bytes that RFC 3986
-        # requires to be escaped are percent-encoded first.
-        return self.get(user_agent).is_allowed(percent_encode(url))
+        # The URL is matched as given, as the reference does: crawlers
+        # pass it percent-encoded, as it is requested.
+        return self.get(user_agent).is_allowed(url)

@@ -49,7 +49,12 @@ class Protego:
 
     @classmethod
     def parse(cls, content):
-        """Parses a robots.txt body (``str``, or ``bytes``)."""
+        """Parses a robots.txt body, a ``str`` (as Protego, ``bytes`` raise
+        ``ValueError``: decode them, or use ``robotrules.Robots.parse``)."""
+        if not isinstance(content, str):
+            raise ValueError(
+                f"Protego.parse expects str, got {type(content).__name__}"
+            )
         return cls(Robots.parse(content))
 
     def can_fetch(self, url, user_agent):

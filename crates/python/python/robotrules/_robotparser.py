@@ -135,6 +135,22 @@ class RobotFileParser:
         return list(self.sitemaps) or None
 
     def __str__(self):
+        """The groups as urllib prints them: the named groups, then the
+        ``*`` groups, each with its agents, delay, rate and rules."""
         if self._robots is None:
             return ""
-        return self._robots.body.decode("utf-8", "replace")
+        groups = self._robots.groups
+        ordered = [g for g in groups if not g.is_global]
+        ordered += [g for g in groups if g.is_global]
+        return "\n\n".join(_group_text(g) for g in ordered)
+
+
+def _group_text(group):
+    lines = [f"User-agent: {a.value}" for a in group.agents]
+    if group.crawl_delay is not None:
+        lines.append(f"Crawl-delay: {_delay(group.crawl_delay)}")
+    rate = group.request_rate
+    if rate is not None:
+        lines.append(f"Request-rate: {rate.requests}/{rate.seconds}")
+    lines += [f"{r.kind.capitalize()}: {r.pattern}" for r in group.rules]
+    return "\n".join(lines)
