@@ -126,6 +126,55 @@ pub(crate) fn texts(
     Ok(out)
 }
 
+/// Calls `f` with the URLs of an iterable of `str`, with the GIL
+/// released.
+///
+/// The fast path joins the strings with a newline and encodes them once
+/// (two calls into Python, one buffer, no allocation per URL) and splits
+/// the bytes again; when that is not exact (an item that is not a `str`,
+/// has a lone surrogate or contains a newline itself) each item is taken
+/// on its own, which also gives the error that names the argument.
+pub(crate) fn with_texts<R: Send>(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    f: impl FnOnce(&[&str]) -> R + Send,
+) -> PyResult<R> {
+    if obj.cast::<PyString>().is_ok() || obj.cast::<PyBytes>().is_ok() {
+        return Err(type_error(name, "an iterable of str", obj));
+    }
+    let list = match obj.cast::<PyList>() {
+        Ok(l) => l.clone(),
+        Err(_) => {
+            let iter = obj
+                .try_iter()
+                .map_err(|_| type_error(name, "an iterable of str", obj))?;
+            let list = PyList::empty(py);
+            for item in iter {
+                list.append(item?)?;
+            }
+            list
+        }
+    };
+    let n = list.len();
+    let joined = PyString::new(py, "\n")
+        .call_method1("join", (&list,))
+        .and_then(|s| s.call_method1("encode", ("utf-8",)));
+    if let Ok(joined) = joined {
+        if let Ok(bytes) = joined.cast::<PyBytes>() {
+            if let Ok(text) = std::str::from_utf8(bytes.as_bytes()) {
+                let parts: Vec<&str> = text.split('\n').collect();
+                if n > 0 && parts.len() == n {
+                    return Ok(py.detach(|| f(&parts)));
+                }
+            }
+        }
+    }
+    let owned = texts(list.as_any(), name)?;
+    let parts = slices(&owned);
+    Ok(py.detach(|| f(&parts)))
+}
+
 /// The names as string slices.
 pub(crate) fn slices(names: &[String]) -> Vec<&str> {
     names.iter().map(String::as_str).collect()

@@ -367,9 +367,10 @@ impl PyMatcher {
         py: Python<'_>,
         urls: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<bool>> {
-        let urls = convert::texts(urls, "urls")?;
         let matcher = &self.matcher;
-        Ok(py.detach(|| urls.iter().map(|u| matcher.is_allowed(u)).collect()))
+        convert::with_texts(py, urls, "urls", |urls| {
+            urls.iter().map(|u| matcher.is_allowed(u)).collect()
+        })
     }
 
     /// The decisions for many URLs (any iterable of `str`), computed with
@@ -379,11 +380,10 @@ impl PyMatcher {
         py: Python<'_>,
         urls: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<PyDecision>> {
-        let urls = convert::texts(urls, "urls")?;
         let matcher = &self.matcher;
-        Ok(py.detach(|| {
+        convert::with_texts(py, urls, "urls", |urls| {
             urls.iter().map(|u| PyDecision::of(&matcher.decide(u))).collect()
-        }))
+        })
     }
 
     /// The crawler's names, as given.

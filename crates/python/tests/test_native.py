@@ -69,6 +69,12 @@ def test_batch(robots):
     got = m.is_allowed_many(urls)
     assert got == [m.is_allowed(u) for u in urls]
     assert got[-2:] == [True, True] and not any(got[:1000])
+    # URLs holding a newline, a tuple, an empty list.
+    odd = ["/private/a\nb", "/x\n", "\n/private", "/private"]
+    assert m.is_allowed_many(odd) == [m.is_allowed(u) for u in odd]
+    assert m.is_allowed_many(tuple(odd)) == m.is_allowed_many(odd)
+    assert m.is_allowed_many(odd)[-1] is False
+    assert m.is_allowed_many([]) == [] and m.decide_many(()) == []
     # Any iterable: a generator.
     assert m.is_allowed_many(u for u in ["/private", "/x"]) == [False, True]
     decisions = m.decide_many(["/private/ok", "/nothing"])
