@@ -3,7 +3,8 @@ the real corpus (``shared/corpus/real``), in one run.
 
     python crates/python/bench/bench.py [--repeat N] [--files N]
 
-Measures, each repeated and reported as the median:
+Measures, in interleaved rounds (each contender once per round, in turn),
+reported as the median over the rounds:
 
 1. parse + one check per file, over every file of the corpus;
 2. checks per second on one parsed file: one call per URL (robotrules'
@@ -37,13 +38,17 @@ def shared_dir():
     return pathlib.Path(env) if env else root.parent / "shared"
 
 
-def median_time(fn, repeat):
-    times = []
+def interleaved(contenders, repeat):
+    """The median time of each contender over ``repeat`` rounds; each
+    round runs every contender once, in turn, so that load on the machine
+    slows each one alike."""
+    times = {name: [] for name, _ in contenders}
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in contenders:
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def load(limit):
@@ -71,25 +76,33 @@ def parse_and_check(bodies, texts, lines, repeat):
             rp.parse(ls)
             rp.can_fetch(AGENT, URL)
 
-    return {name: median_time(fn, repeat)
-            for name, fn in (("robotrules", ours), ("protego", theirs),
-                             ("urllib", stdlib))}
+    return interleaved((("robotrules", ours), ("protego", theirs),
+                        ("urllib", stdlib)), repeat)
 
 
 def urls_for(robots, n):
-    """URLs that exercise the file's rules: each rule's path with variants,
-    and plain paths, cycled to ``n``."""
-    paths = ["/", "/index.html", "/search?q=x", "/a/b/c.pdf", "/img/logo.png"]
+    """``n`` URLs: half are the file's rules made concrete with varied
+    suffixes and queries (they match, or nearly match, many rules), half
+    ordinary site paths. Deterministic."""
+    rules = []
     for g in robots.groups:
         for r in g.rules:
             p = r.pattern.replace("*", "x").rstrip("$") or "/"
-            if not p.startswith("/"):
-                p = "/" + p
-            paths += [p, p + "index.html", p + "?id=1", p + "/deeper/page"]
+            rules.append(p if p.startswith("/") else "/" + p)
+    suffixes = ["", "index.html", "?id=1", "/deeper/page", ".pdf", "x"]
+    ordinary = ["/", "/products/{i}", "/category/item-{i}.html",
+                "/blog/2024/{i}/", "/search/about", "/img/logo-{i}.png",
+                "/de/hilfe/{i}", "/account/orders?page={i}"]
     out = []
+    i = 0
     while len(out) < n:
-        out.extend(f"https://example.com{p}" for p in paths)
-    return out[:n]
+        if rules and i % 2 == 0:
+            p = rules[(i // 2) % len(rules)] + suffixes[(i // 7) % len(suffixes)]
+        else:
+            p = ordinary[(i // 2) % len(ordinary)].format(i=i)
+        out.append(f"https://example.com{p}")
+        i += 1
+    return out
 
 
 def checks(files, bodies, texts, lines, n, repeat, name):
@@ -129,11 +142,10 @@ def checks(files, bodies, texts, lines, n, repeat, name):
         for u in urls:
             rp.can_fetch(AGENT, u)
 
-    timings = {name: median_time(fn, repeat)
-               for name, fn in (("robotrules Matcher.is_allowed", ours_call),
-                                ("robotrules Matcher.is_allowed_many", ours_batch),
-                                ("robotrules Robots.is_allowed", ours_oneshot),
-                                ("protego", theirs), ("urllib", stdlib))}
+    timings = interleaved((("robotrules Matcher.is_allowed", ours_call),
+                           ("robotrules Matcher.is_allowed_many", ours_batch),
+                           ("robotrules Robots.is_allowed", ours_oneshot),
+                           ("protego", theirs), ("urllib", stdlib)), repeat)
     return (files[i].name, len(bodies[i]), matcher.rule_count, disallowed,
             agree, timings)
 

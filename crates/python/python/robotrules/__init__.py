@@ -16,6 +16,8 @@ Everything is implemented in Rust (the ``robotrules._native`` extension);
 this package adds the drop-in adapters only.
 """
 
+from typing import Optional
+
 from ._native import (
     DEFAULT_LIFETIME,
     FETCH_LIMIT,
@@ -100,7 +102,9 @@ __all__ = [
 ]
 
 
-def fetch(url, *, user_agent=None, timeout=None):
+def fetch(
+    url: str, *, user_agent: Optional[str] = None, timeout: Optional[float] = None
+) -> FetchResult:
     """Fetch and judge the robots.txt of the site of ``url``.
 
     See :func:`robotrules.policy.fetch`.

@@ -1,7 +1,9 @@
 """``robotrules.Protego``: Protego's API with Google's verdicts."""
 
+from __future__ import annotations
+
 import datetime
-from typing import NamedTuple, Optional
+from typing import Iterator, NamedTuple, Optional, Union
 
 from ._agents import Matchers, text
 from ._native import Robots
@@ -41,14 +43,14 @@ class Protego:
 
     __slots__ = ("_robots", "_matchers")
 
-    def __init__(self, robots=None):
+    def __init__(self, robots: Optional[Robots] = None) -> None:
         if robots is None:
             robots = Robots.parse(b"")
         self._robots = robots
         self._matchers = Matchers(robots)
 
     @classmethod
-    def parse(cls, content):
+    def parse(cls, content: str) -> Protego:
         """Parses a robots.txt body, a ``str`` (as Protego, ``bytes`` raise
         ``ValueError``: decode them, or use ``robotrules.Robots.parse``)."""
         if not isinstance(content, str):
@@ -57,17 +59,21 @@ class Protego:
             )
         return cls(Robots.parse(content))
 
-    def can_fetch(self, url, user_agent):
+    def can_fetch(
+        self, url: Union[str, bytes], user_agent: Union[str, bytes]
+    ) -> bool:
         """Returns True if the crawler ``user_agent`` may fetch ``url``."""
         url = text(url, "url")
         user_agent = text(user_agent, "user_agent")
         return self._matchers.is_allowed(user_agent, url)
 
-    def crawl_delay(self, user_agent):
+    def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         """The crawler's ``crawl-delay`` in seconds, or None."""
         return self._matchers.get(text(user_agent, "user_agent")).crawl_delay
 
-    def request_rate(self, user_agent):
+    def request_rate(
+        self, user_agent: Union[str, bytes]
+    ) -> Optional[RequestRate]:
         """The crawler's ``request-rate`` as ``RequestRate(requests,
         seconds, start_time, end_time)``, or None."""
         rate = self._matchers.get(text(user_agent, "user_agent")).request_rate
@@ -80,7 +86,9 @@ class Protego:
             rate.requests, rate.seconds, _time(window.start), _time(window.end)
         )
 
-    def visit_time(self, user_agent):
+    def visit_time(
+        self, user_agent: Union[str, bytes]
+    ) -> Optional[VisitTime]:
         """The crawler's ``visit-time`` as ``VisitTime(start_time,
         end_time)``, or None."""
         window = self._matchers.get(text(user_agent, "user_agent")).visit_time
@@ -89,11 +97,11 @@ class Protego:
         return VisitTime(_time(window.start), _time(window.end))
 
     @property
-    def sitemaps(self):
+    def sitemaps(self) -> Iterator[str]:
         """An iterator over the ``sitemap`` URLs."""
         return iter([s.url for s in self._robots.sitemaps])
 
     @property
-    def preferred_host(self):
+    def preferred_host(self) -> Optional[str]:
         """The ``host`` directive's value, or None."""
         return self._robots.host

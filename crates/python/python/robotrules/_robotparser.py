@@ -1,8 +1,11 @@
 """``robotrules.RobotFileParser``: ``urllib.robotparser.RobotFileParser``
 with Google's verdicts (RFC 9309) and RFC 9309's fetch rules."""
 
+from __future__ import annotations
+
 import time
 import urllib.parse
+from typing import Iterable, Optional, Union
 from urllib.robotparser import RequestRate
 
 from ._agents import Matchers, text
@@ -30,7 +33,7 @@ class RobotFileParser:
     ``User-Agent`` value.
     """
 
-    def __init__(self, url=""):
+    def __init__(self, url: str = "") -> None:
         self.sitemaps = []
         self.disallow_all = False
         self.allow_all = False
@@ -39,20 +42,20 @@ class RobotFileParser:
         self._matchers = None
         self.set_url(url)
 
-    def mtime(self):
+    def mtime(self) -> float:
         """The time the robots.txt was last fetched or parsed (0: never)."""
         return self.last_checked
 
-    def modified(self):
+    def modified(self) -> None:
         """Sets the time the robots.txt was last fetched to now."""
         self.last_checked = time.time()
 
-    def set_url(self, url):
+    def set_url(self, url: str) -> None:
         """Sets the URL of the robots.txt."""
         self.url = url
         self.host, self.path = urllib.parse.urlparse(url)[1:3]
 
-    def read(self):
+    def read(self) -> None:
         """Fetches the robots.txt at ``url`` and parses it.
 
         RFC 9309 §2.3.1: a 2xx is parsed (at most 500 KiB), up to 5
@@ -67,7 +70,9 @@ class RobotFileParser:
             self._set(result.robots)
         self.modified()
 
-    def parse(self, lines):
+    def parse(
+        self, lines: Union[Iterable[str], Iterable[bytes], str, bytes]
+    ) -> None:
         """Parses the lines of a robots.txt (an iterable of ``str``; a
         whole body as ``str`` or ``bytes`` is accepted too)."""
         if isinstance(lines, (str, bytes, bytearray)):
@@ -97,7 +102,9 @@ class RobotFileParser:
         self._matchers = Matchers(robots)
         self.sitemaps = [s.url for s in robots.sitemaps]
 
-    def can_fetch(self, useragent, url):
+    def can_fetch(
+        self, useragent: Union[str, bytes], url: Union[str, bytes]
+    ) -> bool:
         """Returns True if the crawler ``useragent`` may fetch ``url``.
 
         False until the file has been read or parsed, as in urllib.
@@ -112,14 +119,18 @@ class RobotFileParser:
             return False
         return self._matchers.is_allowed(useragent, url)
 
-    def crawl_delay(self, useragent):
+    def crawl_delay(
+        self, useragent: Union[str, bytes]
+    ) -> Optional[Union[int, float]]:
         """The ``crawl-delay`` of the crawler's groups, in seconds, or None."""
         useragent = text(useragent, "useragent")
         if not self.mtime() or self._matchers is None:
             return None
         return _delay(self._matchers.get(useragent).crawl_delay)
 
-    def request_rate(self, useragent):
+    def request_rate(
+        self, useragent: Union[str, bytes]
+    ) -> Optional[RequestRate]:
         """The ``request-rate`` of the crawler's groups, as
         ``RequestRate(requests, seconds)``, or None."""
         useragent = text(useragent, "useragent")
@@ -130,11 +141,11 @@ class RobotFileParser:
             return None
         return RequestRate(rate.requests, rate.seconds)
 
-    def site_maps(self):
+    def site_maps(self) -> Optional[list[str]]:
         """The ``sitemap`` URLs, or None if there are none."""
         return list(self.sitemaps) or None
 
-    def __str__(self):
+    def __str__(self) -> str:
         """The groups as urllib prints them: the named groups, then the
         ``*`` groups, each with its agents, delay, rate and rules."""
         if self._robots is None:

@@ -11,7 +11,10 @@ line names, else its first product that is not a browser's
 (``MyBot`` in ``Mozilla/5.0 (compatible; MyBot/1.0; +https://...)``).
 """
 
+from __future__ import annotations
+
 import logging
+from typing import Any, Optional, Union
 
 from ._agents import Matchers, text
 from ._native import Robots
@@ -29,7 +32,9 @@ logger = logging.getLogger(__name__)
 class RobotRulesParser(_Base):
     """Scrapy's ``RobotParser`` interface over ``robotrules.Robots``."""
 
-    def __init__(self, robotstxt_body, spider):
+    def __init__(
+        self, robotstxt_body: Union[bytes, str, None], spider: Any
+    ) -> None:
         self.spider = spider
         if robotstxt_body is None:
             robotstxt_body = b""
@@ -65,20 +70,24 @@ class RobotRulesParser(_Base):
         self._matchers = Matchers(self.robots)
 
     @classmethod
-    def from_crawler(cls, crawler, robotstxt_body):
+    def from_crawler(
+        cls, crawler: Any, robotstxt_body: Union[bytes, str, None]
+    ) -> RobotRulesParser:
         """The parser of ``robotstxt_body`` (the response body, bytes) for
         ``crawler``'s spider."""
         spider = None if not crawler else crawler.spider
         return cls(robotstxt_body, spider)
 
-    def allowed(self, url, user_agent):
+    def allowed(
+        self, url: Union[str, bytes], user_agent: Union[str, bytes]
+    ) -> bool:
         """Returns True if ``user_agent`` (a full ``User-Agent`` value or a
         product token, str or bytes) may fetch ``url``."""
         return self._matchers.is_allowed(
             text(user_agent, "user_agent"), text(url, "url")
         )
 
-    def crawl_delay(self, user_agent):
+    def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         """The ``crawl-delay`` of ``user_agent``'s groups in seconds, or
         ``None`` (Scrapy 2.18 and later ask for it)."""
         return self._matchers.get(text(user_agent, "user_agent")).crawl_delay
