@@ -16,6 +16,7 @@ Each library gets its input in the type it takes: bytes for robotrules,
 """
 
 import argparse
+import importlib.metadata
 import os
 import pathlib
 import platform
@@ -162,7 +163,7 @@ def main():
     files, bodies, texts, lines = load(args.files)
     print(f"Python {platform.python_version()} on {platform.machine()}; "
           f"robotrules {robotrules.__version__}, protego "
-          f"{getattr(protego, '__version__', '(PyPI)')}; median of {args.repeat}")
+          f"{importlib.metadata.version('protego')}; median of {args.repeat} rounds")
     print(f"\n## parse + one check per file ({len(files)} files, "
           f"{sum(map(len, bodies)) / 1e6:.1f} MB)\n")
     t = parse_and_check(bodies, texts, lines, args.repeat)
