@@ -80,6 +80,7 @@ pub(crate) fn router(config: &Config) -> Result<Router, robotrules_fetch::Error>
         .merge(api)
         .layer(DefaultBodyLimit::max(config.max_body))
         .layer(RequestBodyLimitLayer::new(config.max_body))
+        .layer(axum::middleware::map_response(json_413))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.request_timeout,
@@ -137,14 +138,29 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 }
 
 fn rejected(rejection: JsonRejection) -> ApiError {
-    let status = rejection.status();
-    let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            "the request body is over the size limit".to_string()
-        }
-        _ => rejection.body_text(),
-    };
-    ApiError::new(status, message)
+    match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        status => ApiError::new(status, rejection.body_text()),
+    }
+}
+
+/// The body limit's own answer, as JSON like every error of the API.
+async fn json_413(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json {
+        return too_large().into_response();
+    }
+    response
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "the request body is over the size limit",
+    )
 }
 
 async fn not_found() -> ApiError {
