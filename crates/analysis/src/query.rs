@@ -325,10 +325,9 @@ pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
 
 /// The warnings of [`check_url`] for `url`, each that suggests an
 /// encoded form saying the verdict that form gets: `, which is ALLOWED`
-/// or `, which is DISALLOWED`. The verdict is `matcher`'s, passed through
-/// `verdict` (which gets the encoded URL and the rules' verdict, so that
-/// a caller can apply what overrides the rules, such as the outcome of a
-/// fetch).
+/// or `, which is DISALLOWED`. `allowed` gives the verdict for a URL (the
+/// rules', or what overrides them, such as the outcome of a fetch); it is
+/// called only for URLs that need encoding.
 ///
 /// # Example
 ///
@@ -337,19 +336,18 @@ pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
 /// use robotrules_analysis::check_url_against;
 ///
 /// let robots = Robots::parse(b"user-agent: *\ndisallow: /caf%C3%A9\n");
-/// let matcher = robots.matcher(&["a"]);
-/// let warnings = check_url_against(&matcher, "/café", |_, rules| rules);
+/// let allowed = |url: &str| robots.is_allowed("a", url);
+/// let warnings = check_url_against("/café", allowed);
 /// assert!(warnings[0].message.ends_with(", which is DISALLOWED"));
 /// ```
 pub fn check_url_against(
-    matcher: &Matcher,
     url: &str,
-    verdict: impl Fn(&str, bool) -> bool,
+    allowed: impl Fn(&str) -> bool,
 ) -> Vec<Warning> {
     let mut warnings = check_url(url);
     for w in &mut warnings {
         if let Some(encoded) = &w.suggestion {
-            let shown = match verdict(encoded, matcher.is_allowed(encoded)) {
+            let shown = match allowed(encoded) {
                 true => "ALLOWED",
                 false => "DISALLOWED",
             };

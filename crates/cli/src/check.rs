@@ -91,8 +91,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut emit = |url: &str| -> anyhow::Result<()> {
         let mut warnings = agent_warnings.clone();
         // Say what the encoded form would get.
-        warnings.extend(check_url_against(&matcher, url, |encoded, rules| {
-            effective.verdict(encoded, rules)
+        warnings.extend(check_url_against(url, |encoded| {
+            effective.verdict(encoded, matcher.is_allowed(encoded))
         }));
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {

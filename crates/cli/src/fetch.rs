@@ -67,7 +67,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             "read {} bytes (cut at 500 KiB: {cut})",
             report.bytes_read
         )?;
-        if let (Some(retry), Some(at)) = (fetch.retry_after, &report.retry_after)
+        if let (Some(retry), Some(at)) =
+            (fetch.retry_after, &report.retry_after)
         {
             let asked = match retry {
                 RetryAfter::Delay(d) => format!("{} s", d.as_secs()),

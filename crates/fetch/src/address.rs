@@ -214,10 +214,11 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         return is_public_v4(embedded(1));
     }
     // Global unicast is 2000::/3; within it, refuse the special blocks.
-    (s[0] & 0xe000) == 0x2000
-        && !(s[0] == 0x2001 && s[1] < 0x0200) // 2001::/23 assignments, Teredo
-        && !(s[0] == 0x2001 && s[1] == 0x0db8) // documentation, RFC 3849
-        && !(s[0] & 0xfff0 == 0x3ff0) // 3fff::/20 documentation, RFC 9637
+    // 2001::/23 (protocol assignments, Teredo); 2001:db8::/32 and
+    // 3fff::/20 (documentation, RFC 3849 and RFC 9637).
+    let special = (s[0] == 0x2001 && (s[1] < 0x0200 || s[1] == 0x0db8))
+        || (s[0] & 0xfff0) == 0x3ff0;
+    (s[0] & 0xe000) == 0x2000 && !special
 }
 
 #[cfg(test)]
@@ -284,7 +285,9 @@ mod tests {
             Ok(vec![addr("8.8.8.8")])
         );
         assert_eq!(
-            p.filter("h", [addr("10.0.0.1"), addr("::1")]).unwrap_err().message,
+            p.filter("h", [addr("10.0.0.1"), addr("::1")])
+                .unwrap_err()
+                .message,
             "h resolves to 10.0.0.1, not a public address"
         );
         assert_eq!(

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use robotrules::Robots;
 
+use crate::address::{AddressPolicy, Refused};
 use crate::policy::{
     self, CacheControl, Redirects, RetryAfter, MAX_BODY, MAX_REDIRECTS,
 };
-use crate::address::{AddressPolicy, Refused};
 use crate::{Authority, Error, ErrorKind};
 
 /// What fetching a robots.txt came to (RFC 9309 §2.3.1). What it means for
@@ -542,27 +542,30 @@ impl Fetcher {
         let address =
             format!("{}:{}", authority.host(), authority.port().unwrap_or(21));
         let policy = &self.config.address_policy;
-        let connect = tokio::time::timeout(self.config.connect_timeout, async {
-            if policy.is_any() {
-                return AsyncFtpStream::connect(address)
+        let connect =
+            tokio::time::timeout(self.config.connect_timeout, async {
+                if policy.is_any() {
+                    return AsyncFtpStream::connect(address)
+                        .await
+                        .map_err(|e| ftp_connect_error(&e));
+                }
+                // Connect only to an address the policy allows; the data
+                // connection then goes to that same address, whatever the
+                // server's PASV reply names.
+                let resolved =
+                    tokio::net::lookup_host(address).await.map_err(|e| {
+                        io_reason(&e)
+                            .unwrap_or(Unreachable::Connect(e.to_string()))
+                    })?;
+                let allowed = policy
+                    .filter(authority.host(), resolved)
+                    .map_err(|r| Unreachable::Refused(r.message))?;
+                let mut ftp = AsyncFtpStream::connect(&allowed[..])
                     .await
-                    .map_err(|e| ftp_connect_error(&e));
-            }
-            // Connect only to an address the policy allows; the data
-            // connection then goes to that same address, whatever the
-            // server's PASV reply names.
-            let resolved = tokio::net::lookup_host(address).await.map_err(
-                |e| io_reason(&e).unwrap_or(Unreachable::Connect(e.to_string())),
-            )?;
-            let allowed = policy
-                .filter(authority.host(), resolved)
-                .map_err(|r| Unreachable::Refused(r.message))?;
-            let mut ftp = AsyncFtpStream::connect(&allowed[..])
-                .await
-                .map_err(|e| ftp_connect_error(&e))?;
-            ftp.set_passive_nat_workaround(true);
-            Ok(ftp)
-        });
+                    .map_err(|e| ftp_connect_error(&e))?;
+                ftp.set_passive_nat_workaround(true);
+                Ok(ftp)
+            });
         let mut ftp = match connect.await {
             Ok(Ok(ftp)) => ftp,
             Ok(Err(reason)) => return Err(reason),

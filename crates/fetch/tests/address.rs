@@ -76,7 +76,10 @@ async fn loopback_addresses_are_refused_before_connecting() {
             "{url}: {}",
             refusal(&f)
         );
-        assert_eq!(f.outcome.describe().split(':').next(), Some("unreachable (refused"));
+        assert_eq!(
+            f.outcome.describe().split(':').next(),
+            Some("unreachable (refused")
+        );
     }
     assert_eq!(hits.load(Ordering::SeqCst), 0);
     // The default policy still reaches it.
@@ -104,7 +107,9 @@ async fn a_name_that_resolves_to_loopback_is_refused() {
 
 #[tokio::test]
 async fn private_addresses_are_refused() {
-    for url in ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/"] {
+    for url in
+        ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/"]
+    {
         let f = fetch_with(AddressPolicy::public_only(), url).await;
         assert!(refusal(&f).ends_with("is not a public address"), "{url}");
         assert_eq!(f.hops[0].status, None);
@@ -139,9 +144,11 @@ async fn a_redirect_to_a_name_that_resolves_to_a_refused_address() {
         format!("http://localhost:{}/robots.txt", target.port()),
     )
     .await;
-    let f =
-        fetch_with(only(Ipv4Addr::new(127, 0, 0, 2)), &format!("http://{first}/"))
-            .await;
+    let f = fetch_with(
+        only(Ipv4Addr::new(127, 0, 0, 2)),
+        &format!("http://{first}/"),
+    )
+    .await;
     assert!(refusal(&f).starts_with("localhost resolves to "));
     assert_eq!(f.hops.len(), 2);
     assert_eq!(hits.load(Ordering::SeqCst), 0);

@@ -21,6 +21,7 @@ const state = {
   audit: [],
   purpose: "all",
   generation: 0,
+  fetched: null, // the report of the last fetch, while its file is shown
 };
 
 // ---- small DOM helpers (text only: nothing from a file becomes HTML) ----
@@ -307,7 +308,12 @@ function renderResults() {
     body.append(tr);
     for (const w of c.warnings) warnings.set(w.message, w);
   });
-  $("warnings").replaceChildren(...[...warnings.values()].map((w) => el("p", { text: "⚠ " + w.message })));
+  const notes = [...warnings.values()].map((w) => el("p", { text: "⚠ " + w.message }));
+  const r = state.fetched;
+  if (r && r.access !== "obey") {
+    notes.unshift(el("p", { class: "fetched", text: `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}. The verdicts above are those of the rules in the editor.` }));
+  }
+  $("warnings").replaceChildren(...notes);
 }
 
 function quote(q) {
@@ -488,6 +494,7 @@ async function fetchSite(event) {
     );
     box.classList.toggle("bad", r.access !== "obey");
     box.hidden = false;
+    state.fetched = r;
     $("robots").value = data.robots;
     if (urls().join("\n") === DEFAULT_URLS.join("\n")) {
       $("urls").value = r.authority + "/";
@@ -513,6 +520,7 @@ async function upload() {
   }
   $("robots").value = await file.text();
   $("fetch-report").hidden = true;
+  state.fetched = null;
   $("upload").value = "";
   onFileChange.now();
 }
@@ -521,6 +529,7 @@ async function loadExample() {
   const response = await fetch("/example.txt");
   $("robots").value = await response.text();
   $("fetch-report").hidden = true;
+  state.fetched = null;
   onFileChange.now();
 }
 

@@ -89,13 +89,13 @@ def screenshot(page, name):
 class RobotsSite:
     """A real HTTP server on loopback with a robots.txt."""
 
-    def __init__(self, body):
+    def __init__(self, body, status=200):
         body = body.encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 if self.path == "/robots.txt":
-                    self.send_response(200)
+                    self.send_response(status)
                     self.send_header("content-type", "text/plain")
                     self.send_header("cache-control", "max-age=3600")
                     self.send_header("content-length", str(len(body)))

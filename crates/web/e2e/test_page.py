@@ -162,6 +162,21 @@ def test_fetch_from_a_site_on_loopback(page, server):
         site.close()
 
 
+def test_an_unreachable_site_disallows_everything(page, server):
+    site = RobotsSite("busy", status=503)
+    try:
+        ready(page, server)
+        page.fill("#fetch-url", site.url)
+        page.click("#fetch-button")
+        report = page.locator("#fetch-report")
+        expect(report).to_contain_text("unreachable (503)")
+        expect(report).to_contain_text("every URL is disallowed")
+        expect(page.locator("#robots")).to_have_value("")
+        expect(page.locator("#warnings .fetched")).to_contain_text("unreachable (503)")
+    finally:
+        site.close()
+
+
 def test_the_audit_table(page, server):
     ready(page, server)
     page.fill("#robots", "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n")

@@ -36,6 +36,8 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
 /// The most URLs one check asks about.
 const MAX_URLS: usize = 1_000;
+/// Past this many URLs, a check compiles a `Matcher` for them.
+const MATCHER_FROM: usize = 8;
 /// The most names one crawler has.
 const MAX_AGENTS: usize = 32;
 
@@ -46,10 +48,13 @@ struct App {
     catalogue: Arc<Catalogue>,
 }
 
-pub(crate) fn router(config: &Config) -> Result<Router, robotrules_fetch::Error> {
-    let policy = match config.allow_private_fetch {
-        true => AddressPolicy::any(),
-        false => AddressPolicy::public_only(),
+pub(crate) fn router(
+    config: &Config,
+) -> Result<Router, robotrules_fetch::Error> {
+    let policy = match (&config.address_policy, config.allow_private_fetch) {
+        (Some(policy), _) => policy.clone(),
+        (None, true) => AddressPolicy::any(),
+        (None, false) => AddressPolicy::public_only(),
     };
     let fetcher = FetcherConfig::default()
         .timeout(config.fetch_timeout)
@@ -197,7 +202,13 @@ async fn check(
     }
     let body = req.robots.as_bytes();
     let robots = Robots::parse(body);
-    let matcher = robots.matcher(&names);
+    // A compiled matcher pays off over many URLs, not over a few.
+    let matcher =
+        (req.urls.len() > MATCHER_FROM).then(|| robots.matcher(&names));
+    let decide = |url: &str| match &matcher {
+        Some(matcher) => matcher.decide(url),
+        None => robots.decide(&names, url),
+    };
     let agent_warnings = check_agents(&names);
     let beyond = first_line_beyond_fetch_limit(body);
     let checks = req
@@ -205,8 +216,9 @@ async fn check(
         .iter()
         .map(|url| {
             let mut warnings = agent_warnings.clone();
-            warnings.extend(check_url_against(&matcher, url, |_, r| r));
-            let decision = matcher.decide(url);
+            warnings
+                .extend(check_url_against(url, |u| decide(u).is_allowed()));
+            let decision = decide(url);
             warnings.extend(decided_beyond_fetch_limit(&decision, beyond));
             Check::with_warnings(&decision, &names, url, warnings)
         })

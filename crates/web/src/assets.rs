@@ -51,7 +51,10 @@ pub(crate) fn router() -> Router {
         )
         .route(
             "/favicon.svg",
-            get(asset("image/svg+xml", include_bytes!("../assets/favicon.svg"))),
+            get(asset(
+                "image/svg+xml",
+                include_bytes!("../assets/favicon.svg"),
+            )),
         )
         .route(
             "/example.txt",

@@ -94,6 +94,7 @@ pub struct Config {
     pub(crate) request_timeout: Duration,
     pub(crate) fetch_timeout: Duration,
     pub(crate) fetches_per_minute: u32,
+    pub(crate) address_policy: Option<robotrules_fetch::AddressPolicy>,
 }
 
 impl Default for Config {
@@ -104,6 +105,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(20),
             fetch_timeout: Duration::from_secs(10),
             fetches_per_minute: 10,
+            address_policy: None,
         }
     }
 }
@@ -115,6 +117,18 @@ impl Config {
     /// to others.
     pub fn allow_private_fetch(mut self, yes: bool) -> Self {
         self.allow_private_fetch = yes;
+        self
+    }
+
+    /// Which addresses site fetches may connect to, instead of the choice
+    /// of [`Config::allow_private_fetch`]: for a tester on a network whose
+    /// own sites should be reachable, and nothing else private. The policy
+    /// is applied after name resolution and on every redirect.
+    pub fn address_policy(
+        mut self,
+        policy: robotrules_fetch::AddressPolicy,
+    ) -> Self {
+        self.address_policy = Some(policy);
         self
     }
 

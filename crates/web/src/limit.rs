@@ -38,14 +38,16 @@ impl Limiter {
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&key) {
             let full = self.per_minute;
             buckets.retain(|_, (tokens, at)| {
-                *tokens + now.saturating_duration_since(*at).as_secs_f64() * rate
+                *tokens
+                    + now.saturating_duration_since(*at).as_secs_f64() * rate
                     < full
             });
             if buckets.len() >= MAX_CLIENTS {
                 buckets.clear();
             }
         }
-        let (tokens, at) = buckets.entry(key).or_insert((self.per_minute, now));
+        let (tokens, at) =
+            buckets.entry(key).or_insert((self.per_minute, now));
         let elapsed = now.saturating_duration_since(*at).as_secs_f64();
         *tokens = (*tokens + elapsed * rate).min(self.per_minute);
         *at = now;

@@ -2,7 +2,7 @@
 //! included. Answers are compared with the analysis library's own data:
 //! the API renders it, and computes nothing of its own.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +13,7 @@ use axum::Router;
 use reqwest::Client;
 use robotrules::Robots;
 use robotrules_analysis::{audit, explain, lint, Catalogue, Check};
+use robotrules_fetch::AddressPolicy;
 use robotrules_web::{serve, Config};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
@@ -36,15 +37,16 @@ async fn site() -> (SocketAddr, Arc<AtomicUsize>) {
             "/robots.txt",
             get(move || {
                 counter.fetch_add(1, Ordering::SeqCst);
-                async {
-                    ([(header::CACHE_CONTROL, "max-age=600")], ROBOTS)
-                }
+                async { ([(header::CACHE_CONTROL, "max-age=600")], ROBOTS) }
             }),
         )
         .route(
             "/moved",
             get(|| async {
-                (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, "/robots.txt")])
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, "/robots.txt")],
+                )
             }),
         );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -54,8 +56,12 @@ async fn site() -> (SocketAddr, Arc<AtomicUsize>) {
 }
 
 async fn post(base: &str, route: &str, body: Value) -> (StatusCode, Value) {
-    let response =
-        Client::new().post(format!("{base}{route}")).json(&body).send().await.unwrap();
+    let response = Client::new()
+        .post(format!("{base}{route}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
     (status, response.json().await.unwrap())
 }
@@ -100,7 +106,8 @@ async fn the_page_and_its_assets_with_security_headers() {
         assert!(r.text().await.unwrap().contains(needle), "{path}");
     }
     // No third-party asset, no inline script or style.
-    let html = reqwest::get(format!("{base}/")).await.unwrap().text().await.unwrap();
+    let html =
+        reqwest::get(format!("{base}/")).await.unwrap().text().await.unwrap();
     for attribute in ["src=", "href="] {
         for quoted in ["\"http", "\"//"] {
             assert!(!html.contains(&format!("{attribute}{quoted}")));
@@ -116,7 +123,8 @@ async fn the_page_and_its_assets_with_security_headers() {
 #[tokio::test]
 async fn check_renders_the_analysis() {
     let base = start(Config::default()).await;
-    let urls = ["https://example.com/private/x", "/private/ok", "/caf\u{e9}", "x"];
+    let urls =
+        ["https://example.com/private/x", "/private/ok", "/caf\u{e9}", "x"];
     let (status, body) = post(
         &base,
         "/api/check",
@@ -128,7 +136,9 @@ async fn check_renders_the_analysis() {
     let matcher = robots.matcher(&["BarBot"]);
     let expected: Vec<Value> = urls
         .iter()
-        .map(|u| serde_json::to_value(Check::new(&matcher, &["BarBot"], u)).unwrap())
+        .map(|u| {
+            serde_json::to_value(Check::new(&matcher, &["BarBot"], u)).unwrap()
+        })
         .collect();
     // Check::new gives the warnings without the encoded form's verdict.
     assert_eq!(body[0], expected[0]);
@@ -137,7 +147,10 @@ async fn check_renders_the_analysis() {
     assert_eq!(body[0]["rule"]["line"], 2);
     assert_eq!(body[1]["rule"]["line"], 3);
     assert_eq!(body[2]["warnings"][0]["kind"], "needs-encoding");
-    assert!(body[2]["warnings"][0]["message"].as_str().unwrap().ends_with(", which is ALLOWED"));
+    assert!(body[2]["warnings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .ends_with(", which is ALLOWED"));
     assert_eq!(body[3]["warnings"][0]["kind"], "not-url");
     // Several names of one crawler.
     let (_, body) = post(
@@ -163,39 +176,58 @@ async fn explain_lint_audit_render_the_analysis() {
     .await;
     assert_eq!(status, 200);
     let mut want =
-        serde_json::to_value(explain(&robots, body, &["GPTBot"], "/a")).unwrap();
+        serde_json::to_value(explain(&robots, body, &["GPTBot"], "/a"))
+            .unwrap();
     want["warnings"] = json!([]);
     assert_eq!(got, want);
     assert_eq!(got["rule"]["line"], 7);
     assert_eq!(got["named"], true);
 
-    let (status, got) = post(&base, "/api/lint", json!({"robots": ROBOTS})).await;
+    let (status, got) =
+        post(&base, "/api/lint", json!({"robots": ROBOTS})).await;
     assert_eq!(status, 200);
     assert_eq!(got, serde_json::to_value(lint(body)).unwrap());
     assert_eq!(got[0]["code"], "RT102");
     assert_eq!(got[0]["line"], 4);
 
-    let (status, got) = post(&base, "/api/audit", json!({"robots": ROBOTS})).await;
+    let (status, got) =
+        post(&base, "/api/audit", json!({"robots": ROBOTS})).await;
     assert_eq!(status, 200);
     let want = audit(&robots, &Catalogue::builtin());
     assert_eq!(got, serde_json::to_value(&want).unwrap());
-    let gpt = got.as_array().unwrap().iter().find(|s| s["token"] == "GPTBot").unwrap();
-    assert_eq!((gpt["access"].as_str(), gpt["via"].as_str()), (Some("disallowed"), Some("named")));
+    let gpt = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["token"] == "GPTBot")
+        .unwrap();
+    assert_eq!(
+        (gpt["access"].as_str(), gpt["via"].as_str()),
+        (Some("disallowed"), Some("named"))
+    );
 
     let r = reqwest::get(format!("{base}/api/catalogue")).await.unwrap();
     let got: Value = r.json().await.unwrap();
-    assert_eq!(got, serde_json::to_value(Catalogue::builtin().crawlers()).unwrap());
+    assert_eq!(
+        got,
+        serde_json::to_value(Catalogue::builtin().crawlers()).unwrap()
+    );
 }
 
 #[tokio::test]
 async fn the_openapi_document_names_every_route() {
     let base = start(Config::default()).await;
-    let r = reqwest::get(format!("{base}{}", robotrules_web::OPENAPI_PATH)).await.unwrap();
+    let r = reqwest::get(format!("{base}{}", robotrules_web::OPENAPI_PATH))
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let doc: Value = r.json().await.unwrap();
     assert_eq!(doc["openapi"], "3.0.3");
     for route in ["check", "explain", "lint", "audit", "fetch"] {
-        assert!(doc["paths"][format!("/api/{route}")]["post"].is_object(), "{route}");
+        assert!(
+            doc["paths"][format!("/api/{route}")]["post"].is_object(),
+            "{route}"
+        );
     }
     assert!(doc["paths"]["/api/catalogue"]["get"].is_object());
 }
@@ -205,18 +237,26 @@ async fn bad_input_gets_clear_errors() {
     let base = start(Config::default()).await;
     // Over the 1 MiB cap.
     let big = json!({"robots": "#".repeat(2 << 20)}).to_string().into_bytes();
-    let (status, body) = post_raw(&base, "/api/lint", "application/json", big).await;
+    let (status, body) =
+        post_raw(&base, "/api/lint", "application/json", big).await;
     assert_eq!(status, 413);
     assert!(body["error"].as_str().unwrap().contains("size limit"));
     // Not UTF-8.
-    let (status, body) =
-        post_raw(&base, "/api/lint", "application/json", b"{\"robots\": \"\xff\xfe\"}".to_vec()).await;
+    let (status, body) = post_raw(
+        &base,
+        "/api/lint",
+        "application/json",
+        b"{\"robots\": \"\xff\xfe\"}".to_vec(),
+    )
+    .await;
     assert_eq!(status, 400);
     assert!(body["error"].as_str().unwrap().contains("unicode"), "{body}");
     // Not JSON, or not declared as JSON.
-    let (status, _) = post_raw(&base, "/api/lint", "application/json", b"{".to_vec()).await;
+    let (status, _) =
+        post_raw(&base, "/api/lint", "application/json", b"{".to_vec()).await;
     assert_eq!(status, 400);
-    let (status, _) = post_raw(&base, "/api/lint", "text/plain", b"{}".to_vec()).await;
+    let (status, _) =
+        post_raw(&base, "/api/lint", "text/plain", b"{}".to_vec()).await;
     assert_eq!(status, 415);
     // The wrong shape.
     for (route, body) in [
@@ -225,7 +265,10 @@ async fn bad_input_gets_clear_errors() {
         ("/api/lint", json!({"robots": "", "extra": 1})),
         ("/api/check", json!({"robots": "", "agents": [], "urls": ["/"]})),
         ("/api/check", json!({"robots": "", "agents": ["a"], "urls": []})),
-        ("/api/check", json!({"robots": "", "agents": ["a"], "urls": vec!["/"; 1001]})),
+        (
+            "/api/check",
+            json!({"robots": "", "agents": ["a"], "urls": vec!["/"; 1001]}),
+        ),
         ("/api/explain", json!({"robots": "", "agents": ["a"]})),
         ("/api/fetch", json!({"url": "not a url"})),
         ("/api/fetch", json!({"url": "file:///etc/passwd"})),
@@ -239,8 +282,12 @@ async fn bad_input_gets_clear_errors() {
     let r = reqwest::get(format!("{base}/api/check")).await.unwrap();
     assert_eq!(r.status(), 405);
     // Hostile files are answered, not refused.
-    let hostile = format!("user-agent: *\n{}", "disallow: /*a*a*a*a*a*a*$\n".repeat(5000));
-    let (status, _) = post(&base, "/api/audit", json!({"robots": hostile})).await;
+    let hostile = format!(
+        "user-agent: *\n{}",
+        "disallow: /*a*a*a*a*a*a*$\n".repeat(5000)
+    );
+    let (status, _) =
+        post(&base, "/api/audit", json!({"robots": hostile})).await;
     assert_eq!(status, 200);
 }
 
@@ -264,9 +311,54 @@ async fn fetches_of_non_public_addresses_are_refused() {
         "http://[fe80::1]/".to_string(),
         "http://0.0.0.0/".to_string(),
     ] {
-        let (status, body) = post(&base, "/api/fetch", json!({"url": url})).await;
+        let (status, body) =
+            post(&base, "/api/fetch", json!({"url": url})).await;
         assert_eq!(status, 403, "{url}: {body}");
-        assert!(body["error"].as_str().unwrap().starts_with("refused: "), "{body}");
+        assert!(
+            body["error"].as_str().unwrap().starts_with("refused: "),
+            "{body}"
+        );
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+/// A site on `ip` whose robots.txt redirects to `target`.
+async fn redirecting(ip: &str, target: String) -> SocketAddr {
+    let app = Router::new().route(
+        "/robots.txt",
+        get(move || {
+            let target = target.clone();
+            async move { (StatusCode::FOUND, [(header::LOCATION, target)]) }
+        }),
+    );
+    let listener = TcpListener::bind(format!("{ip}:0")).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+#[tokio::test]
+async fn redirects_to_refused_addresses_are_not_followed() {
+    // Only 127.0.0.2 counts as public here, so that the first request is
+    // made and the redirect is what the policy must stop.
+    let policy =
+        AddressPolicy::custom(|ip| ip == IpAddr::from([127, 0, 0, 2]));
+    let base = start(Config::default().address_policy(policy)).await;
+    let (target, hits) = site().await;
+    for to in [
+        format!("http://{target}/robots.txt"),
+        format!("http://localhost:{}/robots.txt", target.port()),
+        format!("http://[::ffff:127.0.0.1]:{}/robots.txt", target.port()),
+    ] {
+        let first = redirecting("127.0.0.2", to.clone()).await;
+        let (status, body) = post(
+            &base,
+            "/api/fetch",
+            json!({"url": format!("http://{first}/")}),
+        )
+        .await;
+        assert_eq!(status, 403, "{to}: {body}");
+        assert!(body["error"].as_str().unwrap().starts_with("refused: "));
     }
     assert_eq!(hits.load(Ordering::SeqCst), 0);
 }
@@ -275,8 +367,12 @@ async fn fetches_of_non_public_addresses_are_refused() {
 async fn fetches_with_the_flag_report_as_the_command_line() {
     let (addr, hits) = site().await;
     let base = start(Config::default().allow_private_fetch(true)).await;
-    let (status, body) =
-        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/some/page")})).await;
+    let (status, body) = post(
+        &base,
+        "/api/fetch",
+        json!({"url": format!("http://{addr}/some/page")}),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["robots"], ROBOTS);
     let report = &body["report"];
@@ -290,8 +386,12 @@ async fn fetches_with_the_flag_report_as_the_command_line() {
     assert_eq!(hits.load(Ordering::SeqCst), 1);
     // A site with no robots.txt: everything allowed, no rules.
     let (_, nothing) = site_without_robots().await;
-    let (status, body) =
-        post(&base, "/api/fetch", json!({"url": format!("http://{nothing}/")})).await;
+    let (status, body) = post(
+        &base,
+        "/api/fetch",
+        json!({"url": format!("http://{nothing}/")}),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(body["report"]["outcome"], "unavailable (404)");
     assert_eq!(body["report"]["access"], "allow-all");
@@ -309,7 +409,9 @@ async fn site_without_robots() -> ((), SocketAddr) {
 async fn fetches_are_limited_per_client() {
     let base = start(Config::default().fetches_per_minute(2)).await;
     for _ in 0..2 {
-        let (status, _) = post(&base, "/api/fetch", json!({"url": "http://10.0.0.1/"})).await;
+        let (status, _) =
+            post(&base, "/api/fetch", json!({"url": "http://10.0.0.1/"}))
+                .await;
         assert_eq!(status, 403);
     }
     let r = Client::new()
@@ -319,7 +421,8 @@ async fn fetches_are_limited_per_client() {
         .await
         .unwrap();
     assert_eq!(r.status(), 429);
-    let wait: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let wait: u64 =
+        r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=30).contains(&wait));
     // Other routes are not limited.
     let (status, _) = post(&base, "/api/lint", json!({"robots": ""})).await;
