@@ -323,6 +323,52 @@ pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
         .collect()
 }
 
+/// The warnings of [`check_url`] for `url`, each that suggests an
+/// encoded form saying the verdict that form gets: `, which is ALLOWED`
+/// or `, which is DISALLOWED`. `allowed` gives the verdict for a URL (the
+/// rules', or what overrides them, such as the outcome of a fetch); it is
+/// called only for URLs that need encoding.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::Robots;
+/// use robotrules_analysis::check_url_against;
+///
+/// let robots = Robots::parse(b"user-agent: *\ndisallow: /caf%C3%A9\n");
+/// let allowed = |url: &str| robots.is_allowed("a", url);
+/// let warnings = check_url_against("/café", allowed);
+/// assert!(warnings[0].message.ends_with(", which is DISALLOWED"));
+/// ```
+pub fn check_url_against(
+    url: &str,
+    allowed: impl Fn(&str) -> bool,
+) -> Vec<Warning> {
+    let mut warnings = check_url(url);
+    for w in &mut warnings {
+        if let Some(encoded) = &w.suggestion {
+            let shown = match allowed(encoded) {
+                true => "ALLOWED",
+                false => "DISALLOWED",
+            };
+            w.message.push_str(", which is ");
+            w.message.push_str(shown);
+        }
+    }
+    warnings
+}
+
+/// The warning of [`beyond_fetch_limit`] if the rule that took
+/// `decision` lies on or after `first_beyond`, the result of
+/// [`first_line_beyond_fetch_limit`] for the file.
+pub fn decided_beyond_fetch_limit(
+    decision: &Decision<'_>,
+    first_beyond: Option<u32>,
+) -> Option<Warning> {
+    let (first, rule) = (first_beyond?, decision.rule()?);
+    (rule.line() >= first).then(|| beyond_fetch_limit(rule.line()))
+}
+
 /// Returns the first line that crawlers do not read whole, for a body over
 /// [`FETCH_LIMIT`](robotrules::FETCH_LIMIT): rules from this line on lie
 /// beyond what a fetch reads (RFC 9309 §2.5). `None` if the body fits.

@@ -17,6 +17,7 @@ mod explain;
 mod fetch;
 mod input;
 mod lint;
+mod serve;
 
 /// Check, explain and lint robots.txt files, with the verdicts of Google's
 /// reference parser (RFC 9309).
@@ -34,6 +35,7 @@ enum Command {
     Audit(audit::Args),
     Lint(lint::Args),
     Fetch(fetch::Args),
+    Serve(serve::Args),
 }
 
 /// What a command found, mapped to the exit status.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Fetch(args) => fetch::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,
