@@ -88,7 +88,7 @@ impl<'a> Group<'a> {
         &self.robots.groups[self.index]
     }
 
-    fn entries(&self) -> Entries<'a> {
+    pub(crate) fn entries(&self) -> Entries<'a> {
         let e = self.entry();
         self.robots.entries(e.pos as usize, e.end_pos as usize, e.line)
     }

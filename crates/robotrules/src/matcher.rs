@@ -7,7 +7,8 @@ use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::coverage::{self, Coverage};
-use crate::extension::{ExtensionValue, RequestRate};
+use crate::directive::UnknownDirective;
+use crate::extension::{Extension, ExtensionValue, RequestRate};
 use crate::options::{MatchOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern;
@@ -227,7 +228,7 @@ impl Entry {
     #[inline]
     fn matches(&self, text: &[u8], path: &[u8], work: &mut usize) -> bool {
         let (prefix, tail, after, anchored) = self.parts(text);
-        let Some(rest) = path.strip_prefix(prefix) else {
+        let Some(rest) = strip_prefix(path, prefix) else {
             return false;
         };
         match tail {
@@ -239,6 +240,70 @@ impl Entry {
             }
         }
     }
+}
+
+/// Appends a rule, and its index.html retry if it has one, to a
+/// matcher's rules and text.
+fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
+    let pat = rule.pattern_bytes();
+    if !pattern::can_match(pat) {
+        return;
+    }
+    let allow = rule.kind() == RuleKind::Allow;
+    let written = rule.as_written();
+    let differs = !core::ptr::eq(written, pat) && written != pat;
+    let off = text.len() as u32;
+    text.extend_from_slice(pat);
+    if differs {
+        text.extend_from_slice(written);
+    }
+    let (body, anchored) = pattern::split_anchor(pat);
+    let mut cut = body.len();
+    let mut flags = if allow { ALLOW } else { 0 }
+        | if differs { DIFFERS } else { 0 }
+        | if anchored { ANCHORED } else { 0 };
+    if let Some(star) = memchr::memchr(b'*', body) {
+        cut = star;
+        // `prefix*`, `prefix**$`: the same paths as `prefix`.
+        if body[star..].iter().all(|&b| b == b'*') {
+            flags &= !ANCHORED;
+        } else {
+            flags |= WILD;
+        }
+    }
+    let entry = Entry {
+        off,
+        len: pat.len() as u32,
+        written_len: if differs { written.len() as u32 } else { 0 },
+        line: rule.line(),
+        cut: cut as u32 & CUT | flags,
+    };
+    rules.push(entry);
+    if let Some(keep) = allow.then(|| pattern::index_fallback(pat)).flatten() {
+        // The retry is a second, independent rule: it can only win
+        // where the pattern itself does not match, since its
+        // priority is lower.
+        let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
+        rules.push(Entry { cut: cut | (flags & DIFFERS), ..entry });
+    }
+}
+
+/// `path` without `prefix`, if it starts with it. Prefixes are short and
+/// most differ from the path within a few bytes: a loop beats `memcmp`.
+#[inline]
+fn strip_prefix<'p>(path: &'p [u8], prefix: &[u8]) -> Option<&'p [u8]> {
+    let (head, rest) = path.split_at_checked(prefix.len())?;
+    head.iter().zip(prefix).all(|(a, b)| a == b).then_some(rest)
+}
+
+/// The first eight bytes of `s`, big-endian, padded with zeros: keys
+/// that differ order their strings as the strings themselves do.
+#[inline]
+fn key(s: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = s.len().min(8);
+    word[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(word)
 }
 
 /// Checks URLs for one crawler, fast at any number of checks.
@@ -328,86 +393,37 @@ impl Matcher {
         options: MatchOptions,
     ) -> Matcher {
         let selection = robots.select_with(agents, options);
-        let named = selection.is_named();
-        // The first valid value of each, in one pass over the groups'
-        // extension lines.
-        let (mut crawl_delay, mut request_rate) = (None, None);
-        for e in selection.groups().flat_map(|g| g.extensions()) {
-            match e.value() {
-                Ok(ExtensionValue::CrawlDelay(s)) if crawl_delay.is_none() => {
-                    crawl_delay = Some(s);
-                }
-                Ok(ExtensionValue::RequestRate(r))
-                    if request_rate.is_none() =>
-                {
-                    request_rate = Some(r);
-                }
-                _ => {}
-            }
-        }
         let mut matcher = Matcher {
             rules: Box::default(),
             text: Box::default(),
             index: Once::new(),
             work: AtomicUsize::new(0),
             busy: 0,
-            named,
+            named: selection.is_named(),
             first: None,
-            crawl_delay,
-            request_rate,
+            crawl_delay: None,
+            request_rate: None,
         };
         if options.get_semantics() == Semantics::FirstMatch1996 {
             let chosen: Vec<_> = selection.rules().collect();
             matcher.first_match(&chosen);
-            return matcher;
         }
-
+        let first_match = matcher.first.is_some();
         let mut text = Vec::new();
         let mut rules = Vec::new();
-        for rule in selection.rules() {
-            let pat = rule.pattern().as_bytes();
-            if !pattern::can_match(pat) {
+        // One pass over the groups' lines: the rules, and the first valid
+        // crawl delay and request rate.
+        for (line, e) in selection.groups().flat_map(|g| g.entries()) {
+            let Some(rule) = Rule::from_entry(line, &e) else {
+                matcher.extension(line, &e);
                 continue;
-            }
-            let allow = rule.kind() == RuleKind::Allow;
-            let written = rule.as_written();
-            let differs = written != pat;
-            let off = text.len() as u32;
-            text.extend_from_slice(pat);
-            if differs {
-                text.extend_from_slice(written);
-            }
-            let (body, anchored) = pattern::split_anchor(pat);
-            let mut cut = body.len();
-            let mut flags = if allow { ALLOW } else { 0 }
-                | if differs { DIFFERS } else { 0 }
-                | if anchored { ANCHORED } else { 0 };
-            if let Some(star) = memchr::memchr(b'*', body) {
-                cut = star;
-                // `prefix*`, `prefix**$`: the same paths as `prefix`.
-                if body[star..].iter().all(|&b| b == b'*') {
-                    flags &= !ANCHORED;
-                } else {
-                    flags |= WILD;
-                }
-            }
-            let entry = Entry {
-                off,
-                len: pat.len() as u32,
-                written_len: if differs { written.len() as u32 } else { 0 },
-                line: rule.line(),
-                cut: cut as u32 & CUT | flags,
             };
-            rules.push(entry);
-            if let Some(keep) =
-                allow.then(|| pattern::index_fallback(pat)).flatten()
-            {
-                // The retry is a second, independent rule: it can only win
-                // where the pattern itself does not match, since its
-                // priority is lower.
-                let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
-                rules.push(Entry { cut: cut | (flags & DIFFERS), ..entry });
+            if !first_match {
+                push_rule(&mut rules, &mut text, &rule);
             }
+        }
+        if first_match {
+            return matcher;
         }
         // An index costs about a sort of the rules and a pass over their
         // text; a check without one, a pass over the rules.
@@ -415,6 +431,29 @@ impl Matcher {
         matcher.rules = rules.into_boxed_slice();
         matcher.text = text.into_boxed_slice();
         matcher
+    }
+
+    /// Takes the crawl delay or request rate of a line that is not a
+    /// rule, if it is the first valid one.
+    fn extension(&mut self, line: u32, e: &crate::store::Entry<'_>) {
+        let Some(extension) = UnknownDirective::from_entry(line, e)
+            .and_then(Extension::from_directive)
+        else {
+            return;
+        };
+        match extension.value() {
+            Ok(ExtensionValue::CrawlDelay(s))
+                if self.crawl_delay.is_none() =>
+            {
+                self.crawl_delay = Some(s);
+            }
+            Ok(ExtensionValue::RequestRate(r))
+                if self.request_rate.is_none() =>
+            {
+                self.request_rate = Some(r);
+            }
+            _ => {}
+        }
     }
 
     /// Makes this a matcher for [`Semantics::FirstMatch1996`]: the rules
@@ -652,7 +691,7 @@ impl Matcher {
     /// included once built.
     ///
     /// The rules take their patterns' bytes and 20 bytes each; the index
-    /// adds at most 24 bytes per rule and 20 per wildcard rule.
+    /// adds at most 36 bytes per rule and 20 more per wildcard rule.
     pub fn heap_size(&self) -> usize {
         let first = self
             .first
@@ -732,6 +771,8 @@ impl fmt::Debug for Matcher {
 /// A literal prefix of some rules, in the index.
 #[derive(Clone, Copy, Debug)]
 struct Prefix {
+    /// The `key` of its bytes, to compare without reading them.
+    key: u64,
     /// Its bytes, in `Matcher::text`.
     off: u32,
     len: u32,
@@ -817,6 +858,7 @@ impl Index {
                 let parent = open.last().copied().unwrap_or(NONE);
                 open.push(prefixes.len() as u32);
                 prefixes.push(Prefix {
+                    key: key(this),
                     off,
                     len,
                     parent,
@@ -876,7 +918,10 @@ impl Index {
             text.get(p.off as usize..(p.off + p.len) as usize)
                 .unwrap_or_default()
         };
-        let after = self.prefixes.partition_point(|p| bytes(p) <= path);
+        let path_key = key(path);
+        let after = self.prefixes.partition_point(|p| {
+            p.key < path_key || (p.key == path_key && bytes(p) <= path)
+        });
         let mut at = after.checked_sub(1)? as u32;
         // The longest prefix of the path is the nearest ancestor of `at`
         // that is no longer than what `at` shares with the path.
