@@ -840,7 +840,6 @@ impl Index {
         });
         let mut prefixes: Vec<Prefix> = Vec::new();
         let mut wild_rank = Vec::new();
-        let mut wild_required = Vec::new();
         // The prefixes that the next one may start with, shortest first.
         let mut open: Vec<u32> = Vec::new();
         for (off, len, rank, tail) in items {
@@ -848,6 +847,9 @@ impl Index {
             let same =
                 prefixes.last().is_some_and(|p| bytes(p.off, p.len) == this);
             if !same {
+                if let Some(p) = prefixes.last() {
+                    finish_wild(rules, &order, text, &mut wild_rank, p.wild);
+                }
                 while let Some(&top) = open.last() {
                     let p = &prefixes[top as usize];
                     if this.starts_with(bytes(p.off, p.len)) {
@@ -871,15 +873,20 @@ impl Index {
             match tail {
                 Tail::None => p.literal = p.literal.min(rank),
                 Tail::End => p.end = p.end.min(rank),
-                Tail::Wild => {
-                    let rule = &rules[order[rank as usize] as usize];
-                    let (_, _, after, _) = rule.parts(text);
-                    wild_rank.push(rank);
-                    wild_required
-                        .push(pattern::byte_set(after) & !(1u128 << b'*'));
-                }
+                Tail::Wild => wild_rank.push(rank),
             }
         }
+        if let Some(p) = prefixes.last() {
+            finish_wild(rules, &order, text, &mut wild_rank, p.wild);
+        }
+        let wild_required = wild_rank
+            .iter()
+            .map(|&rank| {
+                let rule = &rules[order[rank as usize] as usize];
+                let (_, _, after, _) = rule.parts(text);
+                pattern::byte_set(after) & !(1u128 << b'*')
+            })
+            .collect::<Vec<_>>();
         Index {
             order: order.into_boxed_slice(),
             prefixes: prefixes.into_boxed_slice(),
@@ -978,6 +985,39 @@ impl Index {
         let at = *self.order.get(best as usize)?;
         matcher.rules.get(at as usize)
     }
+}
+
+/// Keeps, among the wildcard rules of one prefix (`wild_rank[start..]`,
+/// by rank), only the best of those with the same tail: the others match
+/// exactly when it does and never win.
+fn finish_wild(
+    rules: &[Entry],
+    order: &[u32],
+    text: &[u8],
+    wild_rank: &mut Vec<u32>,
+    start: u32,
+) {
+    let start = start as usize;
+    if wild_rank.len() - start < 2 {
+        return;
+    }
+    let tail = |rank: u32| {
+        let (_, _, after, anchored) =
+            rules[order[rank as usize] as usize].parts(text);
+        (after, anchored)
+    };
+    let group = &mut wild_rank[start..];
+    group.sort_by(|&a, &b| tail(a).cmp(&tail(b)).then(a.cmp(&b)));
+    let mut kept = start;
+    for i in start..wild_rank.len() {
+        let rank = wild_rank[i];
+        if kept == start || tail(wild_rank[kept - 1]) != tail(rank) {
+            wild_rank[kept] = rank;
+            kept += 1;
+        }
+    }
+    wild_rank.truncate(kept);
+    wild_rank[start..].sort_unstable();
 }
 
 /// A value set once, shared between threads: `std`'s `OnceLock`.
