@@ -84,7 +84,7 @@ pub struct Group<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn entry(&self) -> &'a GroupEntry {
+    pub(crate) fn entry(&self) -> &'a GroupEntry {
         &self.robots.groups[self.index]
     }
 

@@ -12,6 +12,7 @@ use crate::extension::{Extension, ExtensionValue, RequestRate};
 use crate::options::{MatchOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern;
+use crate::report::Tag;
 use crate::robots::Robots;
 use crate::rule::{Rule, RuleKind, RuleView};
 use crate::verdict;
@@ -262,7 +263,8 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
     let mut flags = if allow { ALLOW } else { 0 }
         | if differs { DIFFERS } else { 0 }
         | if anchored { ANCHORED } else { 0 };
-    if let Some(star) = memchr::memchr(b'*', body) {
+    // Patterns are short: eight bytes at a time beats a call to memchr.
+    if let Some(star) = crate::swar::find1(body, b'*') {
         cut = star;
         // `prefix*`, `prefix**$`: the same paths as `prefix`.
         if body[star..].iter().all(|&b| b == b'*') {
@@ -304,6 +306,27 @@ fn key(s: &[u8]) -> u64 {
     let n = s.len().min(8);
     word[..n].copy_from_slice(&s[..n]);
     u64::from_be_bytes(word)
+}
+
+/// Returns true if and only if `a <= b`, for strings whose keys are
+/// equal: their first eight bytes are, unless one of the two is shorter.
+#[cold]
+#[inline(never)]
+fn tie(a: &[u8], b: &[u8]) -> bool {
+    match (a.get(8..), b.get(8..)) {
+        (Some(a), Some(b)) => is_at_most(a, b),
+        _ => is_at_most(a, b),
+    }
+}
+
+/// Returns true if and only if `a <= b`, byte-wise. What is compared
+/// here follows eight equal bytes and differs soon: a loop beats `memcmp`.
+#[inline]
+fn is_at_most(a: &[u8], b: &[u8]) -> bool {
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        None => a.len() <= b.len(),
+    }
 }
 
 /// Checks URLs for one crawler, fast at any number of checks.
@@ -409,8 +432,19 @@ impl Matcher {
             matcher.first_match(&chosen);
         }
         let first_match = matcher.first.is_some();
-        let mut text = Vec::new();
-        let mut rules = Vec::new();
+        // The groups' share of the store bounds the text (patterns and
+        // values as written), and their lines the rules, but for retries.
+        let (mut bytes, mut lines) = (0, 0);
+        for g in selection.groups() {
+            let e = g.entry();
+            bytes += e.end_pos.saturating_sub(e.pos) as usize;
+            lines += e.end_line.saturating_sub(e.line) as usize + 1;
+        }
+        let (mut text, mut rules) = if first_match {
+            (Vec::new(), Vec::new())
+        } else {
+            (Vec::with_capacity(bytes), Vec::with_capacity(lines))
+        };
         // One pass over the groups' lines: the rules, and the first valid
         // crawl delay and request rate.
         for (line, e) in selection.groups().flat_map(|g| g.entries()) {
@@ -436,6 +470,11 @@ impl Matcher {
     /// Takes the crawl delay or request rate of a line that is not a
     /// rule, if it is the first valid one.
     fn extension(&mut self, line: u32, e: &crate::store::Entry<'_>) {
+        if !matches!(e.tag, Some(Tag::Unknown | Tag::Unused))
+            || self.crawl_delay.is_some() && self.request_rate.is_some()
+        {
+            return;
+        }
         let Some(extension) = UnknownDirective::from_entry(line, e)
             .and_then(Extension::from_directive)
         else {
@@ -926,9 +965,22 @@ impl Index {
                 .unwrap_or_default()
         };
         let path_key = key(path);
-        let after = self.prefixes.partition_point(|p| {
-            p.key < path_key || (p.key == path_key && bytes(p) <= path)
-        });
+        let at_most = |p: &Prefix| {
+            p.key < path_key || (p.key == path_key && tie(bytes(p), path))
+        };
+        // How many prefixes are at most the path: a branch-free binary
+        // search on the keys.
+        let prefixes = &self.prefixes[..];
+        let (mut base, mut size) = (0usize, prefixes.len());
+        while size > 1 {
+            let half = size / 2;
+            if at_most(&prefixes[base + half]) {
+                base += half;
+            }
+            size -= half;
+        }
+        let after =
+            base + usize::from(prefixes.get(base).is_some_and(at_most));
         let mut at = after.checked_sub(1)? as u32;
         // The longest prefix of the path is the nearest ancestor of `at`
         // that is no longer than what `at` shares with the path.

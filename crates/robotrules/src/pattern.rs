@@ -199,6 +199,9 @@ pub(crate) fn can_match(pattern: &[u8]) -> bool {
 /// Returns the length of the prefix to keep (up to and including the
 /// slash); the retried pattern is that prefix followed by `$`.
 pub(crate) fn index_fallback(pattern: &[u8]) -> Option<usize> {
+    if pattern.len() < b"/index.htm".len() {
+        return None;
+    }
     let slash = memchr::memrchr(b'/', pattern)?;
     pattern[slash..].starts_with(b"/index.htm").then_some(slash + 1)
 }
