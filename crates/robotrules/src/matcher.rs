@@ -461,7 +461,7 @@ impl Matcher {
         }
         // An index costs about a sort of the rules and a pass over their
         // text; a check without one, a pass over the rules.
-        matcher.busy = 16 * rules.len() + text.len();
+        matcher.busy = 8 * rules.len() + text.len() / 4;
         matcher.rules = rules.into_boxed_slice();
         matcher.text = text.into_boxed_slice();
         matcher
@@ -849,17 +849,11 @@ struct Index {
 impl Index {
     fn build(rules: &[Entry], text: &[u8]) -> Index {
         let mut order: Vec<u32> = (0..rules.len() as u32).collect();
-        // Best first; `beats` is a strict order (lines differ between
-        // rules, and a retry has a lower priority than its rule).
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (&rules[a as usize], &rules[b as usize]);
-            if a.beats(b) {
-                core::cmp::Ordering::Less
-            } else if b.beats(a) {
-                core::cmp::Ordering::Greater
-            } else {
-                core::cmp::Ordering::Equal
-            }
+        // Best first, as `Entry::beats` orders them: no two rules are
+        // equal (lines differ, and a retry ranks below its rule).
+        order.sort_unstable_by_key(|&at| {
+            let r = &rules[at as usize];
+            (core::cmp::Reverse(r.priority()), !r.is_allow(), r.line)
         });
         // (prefix offset, prefix length, rank, tail, required bytes)
         let mut items: Vec<(u32, u32, u32, Tail)> = order
@@ -874,11 +868,11 @@ impl Index {
         let bytes = |off: u32, len: u32| {
             text.get(off as usize..(off + len) as usize).unwrap_or_default()
         };
-        items.sort_by(|a, b| {
+        items.sort_unstable_by(|a, b| {
             bytes(a.0, a.1).cmp(bytes(b.0, b.1)).then(a.2.cmp(&b.2))
         });
-        let mut prefixes: Vec<Prefix> = Vec::new();
-        let mut wild_rank = Vec::new();
+        let mut prefixes: Vec<Prefix> = Vec::with_capacity(items.len());
+        let mut wild_rank = Vec::with_capacity(items.len());
         // The prefixes that the next one may start with, shortest first.
         let mut open: Vec<u32> = Vec::new();
         for (off, len, rank, tail) in items {
