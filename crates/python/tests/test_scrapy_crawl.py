@@ -109,7 +109,6 @@ SPIDER = textwrap.dedent('''
         "TELNETCONSOLE_ENABLED": False,
         "CONCURRENT_REQUESTS": 4,
         "RETRY_ENABLED": False,
-        "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
     })
     process.crawl(Spider)
     process.start()

@@ -74,3 +74,37 @@ def test_dropins_in_threads():
         results = list(pool.map(work, range(64)))
     want = [(False, True)] * 50 + [(True, False)]
     assert all(r == want for r in results)
+
+
+def test_batch_releases_the_gil():
+    """Another thread runs while a batch check is under way: with a long
+    switch interval, it can only run when the batch gives up the GIL."""
+    import sys
+    import time
+
+    robots = robotrules.Robots.parse(b"user-agent: *\ndisallow: /*a*b*c*d$\n")
+    matcher = robots.matcher("AnyBot")
+    urls = [f"/{'a' * 50}{i}" for i in range(300_000)]
+    counter = [0]
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            counter[0] += 1
+            time.sleep(0)  # gives the GIL back at once
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(60)
+    try:
+        thread = threading.Thread(target=spin)
+        thread.start()
+        time.sleep(0.05)  # the spinner is waiting for the GIL from here on
+        before = counter[0]
+        got = matcher.is_allowed_many(urls)
+        after = counter[0]
+        stop.set()
+        thread.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert got == [True] * len(urls)
+    assert after > before, "the other thread never ran during the batch"

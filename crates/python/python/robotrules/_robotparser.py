@@ -56,7 +56,8 @@ class RobotFileParser:
         self.host, self.path = urllib.parse.urlparse(url)[1:3]
 
     def read(self) -> None:
-        """Fetches the robots.txt at ``url`` and parses it.
+        """Fetches the robots.txt of the site of ``url`` (its
+        ``/robots.txt``, RFC 9309 §2.3) and parses it.
 
         RFC 9309 §2.3.1: a 2xx is parsed (at most 500 KiB), up to 5
         redirects are followed, a 4xx (401 and 403 included) allows all,
