@@ -99,10 +99,10 @@ def test_lint_markers_at_their_lines(page, server):
     expect(page.locator("#lint li[data-line='3']")).to_contain_text("Disalow")
     expect(page.locator("#lint li[data-line='3'] .help")).to_contain_text("help:")
     expect(page.locator("#backdrop .hl[data-line='3']").first).to_be_attached()
+    screenshot(page, "04-lint")
     # Fixing the line removes its marker.
     page.fill("#robots", "User-agent: *\nDisallow: /a\nDisallow: /b\n")
     expect(mark).to_have_count(0)
-    screenshot(page, "04-lint")
 
 
 def test_a_shared_link_restores_the_state(page, server, browser):
