@@ -20,7 +20,8 @@ const state = {
   diagnostics: [],
   audit: [],
   purpose: "all",
-  generation: 0,
+  fileGeneration: 0, // the latest lint and audit asked for
+  generation: 0, // the latest checks asked for
   fetched: null, // the report of the last fetch, while its file is shown
 };
 
@@ -206,7 +207,7 @@ function lineLink(line) {
 // ---- answers ----
 
 async function refreshFile() {
-  const generation = ++state.generation;
+  const generation = ++state.fileGeneration;
   const robots = robotsText();
   renderGutter();
   try {
@@ -214,7 +215,7 @@ async function refreshFile() {
       api("/api/lint", { robots }),
       api("/api/audit", { robots }),
     ]);
-    if (generation !== state.generation) return;
+    if (generation !== state.fileGeneration) return;
     state.diagnostics = diagnostics;
     state.audit = audit;
     renderLint();
@@ -222,14 +223,14 @@ async function refreshFile() {
     renderMarks();
     renderHighlights();
   } catch (err) {
-    if (generation === state.generation) status(err.message, true);
+    if (generation === state.fileGeneration) status(err.message, true);
     return;
   }
-  await refreshChecks(generation);
+  await refreshChecks();
 }
 
-async function refreshChecks(generation) {
-  if (generation === undefined) generation = ++state.generation;
+async function refreshChecks() {
+  const generation = ++state.generation;
   const robots = robotsText();
   const list = urls();
   const crawlers = agents();

@@ -25,8 +25,12 @@ CHROMIUM_ARGS = [
 ]
 
 
+SERVER_LOG = []
+
+
 def start_server(*flags):
-    """Starts `robotrules serve` on a free port; returns (process, base URL)."""
+    """Starts `robotrules serve` on a free port; returns (process, base URL).
+    What it writes on standard error is kept in SERVER_LOG."""
     binary = os.environ.get("ROBOTRULES_BIN", str(ROOT / "target" / "debug" / "robotrules"))
     process = subprocess.Popen(
         [binary, "serve", "--addr", "127.0.0.1:0", *flags],
@@ -40,8 +44,13 @@ def start_server(*flags):
         process.kill()
         raise RuntimeError(f"the server did not start: {line!r}")
     base = line.split(marker, 1)[1].strip().rstrip("/")
-    # Keep reading standard error so that the server never blocks on it.
-    threading.Thread(target=process.stderr.read, daemon=True).start()
+    SERVER_LOG.append(line)
+
+    def keep():
+        for more in process.stderr:
+            SERVER_LOG.append(more)
+
+    threading.Thread(target=keep, daemon=True).start()
     return process, base
 
 

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+import conftest
 from conftest import RobotsSite, screenshot
 
 FILE = """\
@@ -99,10 +100,10 @@ def test_lint_markers_at_their_lines(page, server):
     expect(page.locator("#lint li[data-line='3']")).to_contain_text("Disalow")
     expect(page.locator("#lint li[data-line='3'] .help")).to_contain_text("help:")
     expect(page.locator("#backdrop .hl[data-line='3']").first).to_be_attached()
+    screenshot(page, "04-lint")
     # Fixing the line removes its marker.
     page.fill("#robots", "User-agent: *\nDisallow: /a\nDisallow: /b\n")
     expect(mark).to_have_count(0)
-    screenshot(page, "04-lint")
 
 
 def test_a_shared_link_restores_the_state(page, server, browser):
@@ -200,3 +201,15 @@ def test_crawler_names_come_from_the_catalogue(page, server):
     expect(options.first).to_be_attached()
     values = options.evaluate_all("os => os.map(o => o.value)")
     assert "GPTBot" in values and "Googlebot" in values and len(values) > 40
+
+
+def test_nothing_pasted_is_logged(page, server):
+    ready(page, server)
+    marker = "Disallow: /secret-marker-7f3a"
+    page.fill("#robots", "User-agent: *\n" + marker + "\n")
+    set_query(page, ["/secret-marker-7f3a/x"], ["FooBot"])
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    expect(page.locator("#lint-count")).to_be_visible()
+    log = "".join(conftest.SERVER_LOG)
+    assert "is at http://127.0.0.1:" in log
+    assert "secret-marker" not in log

@@ -23,6 +23,7 @@ use robotrules_fetch::{
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -66,11 +67,16 @@ pub(crate) fn router(
         limiter: Arc::new(Limiter::new(config.fetches_per_minute)),
         catalogue: Arc::new(Catalogue::builtin()),
     };
+    // Explain, lint and audit run off the connection threads; a few at a
+    // time, so that a flood of large files queues (until the time limit)
+    // instead of taking every thread.
+    let analyses = std::thread::available_parallelism().map_or(2, |n| n.get());
     let api = Router::new()
-        .route("/api/check", post(check))
         .route("/api/explain", post(explain_route))
         .route("/api/lint", post(lint))
         .route("/api/audit", post(audit_route))
+        .route_layer(GlobalConcurrencyLimitLayer::new(2 * analyses))
+        .route("/api/check", post(check))
         .route("/api/fetch", post(fetch))
         .route("/api/catalogue", get(catalogue))
         .route(OPENAPI_PATH, get(openapi))
