@@ -6,9 +6,8 @@ use std::io::{self, BufWriter, Write};
 use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
-    agent_from_user_agent, check_agents, check_url_against,
-    decided_beyond_fetch_limit, escape, first_line_beyond_fetch_limit,
-    other_authority, Check,
+    agent_from_user_agent, check_agents, escape,
+    first_line_beyond_fetch_limit, other_authority, question_warnings, Check,
 };
 use robotrules_fetch::Authority;
 
@@ -89,18 +88,20 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
     let mut emit = |url: &str| -> anyhow::Result<()> {
-        let mut warnings = agent_warnings.clone();
+        let decision = matcher.decide(url);
         // Say what the encoded form would get.
-        warnings.extend(check_url_against(url, |encoded| {
-            effective.verdict(encoded, matcher.is_allowed(encoded))
-        }));
+        let mut warnings = question_warnings(
+            agent_warnings.clone(),
+            url,
+            |encoded| effective.verdict(encoded, matcher.is_allowed(encoded)),
+            &decision,
+            beyond,
+        );
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {
                 warnings.push(other_authority(url, &theirs.to_string()));
             }
         }
-        let decision = matcher.decide(url);
-        warnings.extend(decided_beyond_fetch_limit(&decision, beyond));
         for w in &warnings[agent_warnings.len()..] {
             eprintln!("robotrules: warning: {}", w.message);
         }

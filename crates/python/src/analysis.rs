@@ -3,10 +3,7 @@
 
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
-use robotrules_analysis::{
-    beyond_fetch_limit, check_agents, check_url,
-    first_line_beyond_fetch_limit, Catalogue, Check,
-};
+use robotrules_analysis::{check_agents, check_url, Catalogue, Check};
 
 use crate::convert::{self, json_to_py, slices, to_json};
 use crate::robots::PyRobots;
@@ -152,27 +149,7 @@ pub(crate) fn check(
 ) -> PyResult<PyCheck> {
     let names = slices(agents);
     let matcher = robots.robots.matcher(&names);
-    let mut warnings = check_agents(&names);
-    for mut w in check_url(url) {
-        if let Some(encoded) = &w.suggestion {
-            let verdict = if matcher.is_allowed(encoded) {
-                "ALLOWED"
-            } else {
-                "DISALLOWED"
-            };
-            w.message.push_str(&format!(", which is {verdict}"));
-        }
-        warnings.push(w);
-    }
-    let decision = matcher.decide(url);
-    if let (Some(first), Some(rule)) =
-        (first_line_beyond_fetch_limit(&robots.body), decision.rule())
-    {
-        if rule.line() >= first {
-            warnings.push(beyond_fetch_limit(rule.line()));
-        }
-    }
-    let check = Check::with_warnings(&decision, &names, url, warnings);
+    let check = Check::new(&matcher, &robots.body, &names, url);
     Ok(PyCheck(to_json(&check)?))
 }
 

@@ -13,9 +13,8 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use robotrules::Robots;
 use robotrules_analysis::{
-    audit, check_agents, check_url, check_url_against,
-    decided_beyond_fetch_limit, explain, first_line_beyond_fetch_limit,
-    lint_with, Catalogue, Check, Options,
+    audit, check_agents, check_url, explain, first_line_beyond_fetch_limit,
+    lint_with, question_warnings, Catalogue, Check, Options,
 };
 use robotrules_fetch::{
     AddressPolicy, Authority, Fetcher, FetcherConfig, Outcome, Report,
@@ -37,8 +36,6 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
 /// The most URLs one check asks about.
 const MAX_URLS: usize = 1_000;
-/// Past this many URLs, a check compiles a `Matcher` for them.
-const MATCHER_FROM: usize = 8;
 /// The most names one crawler has.
 const MAX_AGENTS: usize = 32;
 
@@ -208,24 +205,21 @@ async fn check(
     }
     let body = req.robots.as_bytes();
     let robots = Robots::parse(body);
-    // A compiled matcher pays off over many URLs, not over a few.
-    let matcher =
-        (req.urls.len() > MATCHER_FROM).then(|| robots.matcher(&names));
-    let decide = |url: &str| match &matcher {
-        Some(matcher) => matcher.decide(url),
-        None => robots.decide(&names, url),
-    };
+    let matcher = robots.matcher(&names);
     let agent_warnings = check_agents(&names);
     let beyond = first_line_beyond_fetch_limit(body);
     let checks = req
         .urls
         .iter()
         .map(|url| {
-            let mut warnings = agent_warnings.clone();
-            warnings
-                .extend(check_url_against(url, |u| decide(u).is_allowed()));
-            let decision = decide(url);
-            warnings.extend(decided_beyond_fetch_limit(&decision, beyond));
+            let decision = matcher.decide(url);
+            let warnings = question_warnings(
+                agent_warnings.clone(),
+                url,
+                |u| matcher.is_allowed(u),
+                &decision,
+                beyond,
+            );
             Check::with_warnings(&decision, &names, url, warnings)
         })
         .collect();
