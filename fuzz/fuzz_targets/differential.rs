@@ -23,8 +23,21 @@ fuzz_target!(|data: &[u8]| {
     let want = naive::decide(body, &[&agent], &url);
     let got = robots.decide(&[&agent], &url);
     assert_eq!((got.is_allowed(), got.rule().map_or(0, |r| r.line())), want);
+    // A fresh matcher checks rule by rule; one with its index built
+    // checks through it. Both give the reference's verdict and line.
+    let line = |d: robotrules::Decision<'_>| (d.is_allowed(), d.rule().map_or(0, |r| r.line()));
     let matcher = robots.matcher(&[&agent]);
+    assert!(!matcher.is_compiled());
+    assert_eq!(line(matcher.decide(&url)), want);
+    let compiled = robots.matcher(&[&agent]);
+    compiled.compile();
+    assert!(compiled.is_compiled());
+    assert_eq!(line(compiled.decide(&url)), want);
+    assert_eq!(compiled.is_allowed(&url), want.0);
     assert_eq!(matcher.is_allowed(&url), want.0);
+    // The deciding rule is the same in every detail.
+    let (a, b) = (matcher.decide(&url).rule(), compiled.decide(&url).rule());
+    assert_eq!(a, b);
     // Site-level claims hold for this URL, and witnesses are what they
     // say, by the naive reference.
     match matcher.coverage() {

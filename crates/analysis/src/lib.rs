@@ -95,8 +95,9 @@ pub use crate::lint::{
 };
 pub use crate::query::{
     agent_from_user_agent, beyond_fetch_limit, check_agent, check_agents,
-    check_url, first_line_beyond_fetch_limit, other_authority, percent_encode,
-    Check, Warning, WarningKind,
+    check_url, check_url_against, decided_beyond_fetch_limit,
+    first_line_beyond_fetch_limit, other_authority, percent_encode,
+    question_warnings, Check, Warning, WarningKind,
 };
 pub use crate::rule::RuleRef;
 pub use crate::text::escape;

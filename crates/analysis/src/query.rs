@@ -255,8 +255,9 @@ pub fn check_url(url: &str) -> Vec<Warning> {
 /// use robotrules::Robots;
 /// use robotrules_analysis::Check;
 ///
-/// let robots = Robots::parse(b"user-agent: GPTBot\ndisallow: /\n");
-/// let check = Check::new(&robots.matcher(&["GPTBot/1.0"]), &["GPTBot/1.0"], "https://example.com/");
+/// let body = b"user-agent: GPTBot\ndisallow: /\n";
+/// let matcher = Robots::parse(body).matcher(&["GPTBot/1.0"]);
+/// let check = Check::new(&matcher, body, &["GPTBot/1.0"], "https://example.com/");
 /// // The reference's answer: `GPTBot/1.0` names no group.
 /// assert!(check.allowed);
 /// assert_eq!(check.warnings[0].suggestion.as_deref(), Some("GPTBot"));
@@ -279,12 +280,39 @@ pub struct Check {
 }
 
 impl Check {
-    /// Checks `url` with `matcher`, built for `agents`, with the warnings
-    /// of [`check_agents`] and [`check_url`].
-    pub fn new(matcher: &Matcher, agents: &[&str], url: &str) -> Check {
-        let mut warnings = check_agents(agents);
-        warnings.extend(check_url(url));
-        Check::with_warnings(&matcher.decide(url), agents, url, warnings)
+    /// The answer for `url` as every front end gives it for a local file:
+    /// the verdict of `matcher` (built for `agents`) with every warning
+    /// about the question ([`check_agents`], [`question_warnings`]).
+    /// `body` is the file the matcher was built from, for the warning of
+    /// a deciding rule beyond the first 500 KiB.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    /// use robotrules_analysis::Check;
+    ///
+    /// let body = b"user-agent: *\ndisallow: /caf%C3%A9\n";
+    /// let matcher = Robots::parse(body).matcher(&["FooBot"]);
+    /// let check = Check::new(&matcher, body, &["FooBot"], "/café");
+    /// assert!(check.allowed);
+    /// assert!(check.warnings[0].message.ends_with(", which is DISALLOWED"));
+    /// ```
+    pub fn new(
+        matcher: &Matcher,
+        body: &[u8],
+        agents: &[&str],
+        url: &str,
+    ) -> Check {
+        let decision = matcher.decide(url);
+        let warnings = question_warnings(
+            check_agents(agents),
+            url,
+            |u| matcher.is_allowed(u),
+            &decision,
+            first_line_beyond_fetch_limit(body),
+        );
+        Check::with_warnings(&decision, agents, url, warnings)
     }
 
     /// The answer made from a decision already taken, with the given
@@ -321,6 +349,70 @@ pub fn check_agents(agents: &[&str]) -> Vec<Warning> {
         .filter(|a| **a != "*")
         .filter_map(|a| check_agent(a, known.iter().copied()))
         .collect()
+}
+
+/// The warnings of [`check_url`] for `url`, each that suggests an
+/// encoded form saying the verdict that form gets: `, which is ALLOWED`
+/// or `, which is DISALLOWED`. `allowed` gives the verdict for a URL (the
+/// rules', or what overrides them, such as the outcome of a fetch); it is
+/// called only for URLs that need encoding.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::Robots;
+/// use robotrules_analysis::check_url_against;
+///
+/// let robots = Robots::parse(b"user-agent: *\ndisallow: /caf%C3%A9\n");
+/// let allowed = |url: &str| robots.is_allowed("a", url);
+/// let warnings = check_url_against("/café", allowed);
+/// assert!(warnings[0].message.ends_with(", which is DISALLOWED"));
+/// ```
+pub fn check_url_against(
+    url: &str,
+    allowed: impl Fn(&str) -> bool,
+) -> Vec<Warning> {
+    let mut warnings = check_url(url);
+    for w in &mut warnings {
+        if let Some(encoded) = &w.suggestion {
+            let shown = match allowed(encoded) {
+                true => "ALLOWED",
+                false => "DISALLOWED",
+            };
+            w.message.push_str(", which is ");
+            w.message.push_str(shown);
+        }
+    }
+    warnings
+}
+
+/// The warning of [`beyond_fetch_limit`] if the rule that took
+/// `decision` lies on or after `first_beyond`, the result of
+/// [`first_line_beyond_fetch_limit`] for the file.
+pub fn decided_beyond_fetch_limit(
+    decision: &Decision<'_>,
+    first_beyond: Option<u32>,
+) -> Option<Warning> {
+    let (first, rule) = (first_beyond?, decision.rule()?);
+    (rule.line() >= first).then(|| beyond_fetch_limit(rule.line()))
+}
+
+/// The warnings about checking `url`: `agent_warnings` (those of
+/// [`check_agents`], the same for every URL of a question), then those of
+/// [`check_url_against`] with `allowed` giving the verdict of an encoded
+/// form, then [`decided_beyond_fetch_limit`]'s for `decision`, the
+/// decision for `url`.
+pub fn question_warnings(
+    agent_warnings: Vec<Warning>,
+    url: &str,
+    allowed: impl Fn(&str) -> bool,
+    decision: &Decision<'_>,
+    first_beyond: Option<u32>,
+) -> Vec<Warning> {
+    let mut warnings = agent_warnings;
+    warnings.extend(check_url_against(url, allowed));
+    warnings.extend(decided_beyond_fetch_limit(decision, first_beyond));
+    warnings
 }
 
 /// Returns the first line that crawlers do not read whole, for a body over

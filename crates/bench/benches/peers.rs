@@ -8,7 +8,9 @@ use std::hint::black_box;
 use criterion::{
     criterion_group, criterion_main, BatchSize, Criterion, Throughput,
 };
-use robotrules_bench::{corpus, file, urls, Count, CHECKS_FILE, TYPICAL_FILE};
+use robotrules_bench::{
+    corpus, crawl, file, urls, Count, CHECKS_FILE, TYPICAL_FILE,
+};
 
 const AGENT: &str = "Googlebot";
 
@@ -165,5 +167,72 @@ fn parse_and_check(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, parse, checks, parse_and_check);
+/// (d) The crawler workload: every fourth file of the corpus parsed,
+/// then N of its URLs checked (`compare` runs it for N up to 10,000 with
+/// every peer; here N up to 1,000, robotstxt, which re-parses the file
+/// for every check, up to 10).
+fn crawler(c: &mut Criterion) {
+    let sites = crawl(256);
+    let mut g = c.benchmark_group("crawl");
+    g.sample_size(10);
+    for n in [1usize, 10, 100, 1_000] {
+        g.bench_function(format!("robotrules/{n}"), |b| {
+            b.iter(|| {
+                for s in &sites {
+                    let robots = robotrules::Robots::parse(black_box(&s.body));
+                    let matcher = robots.matcher(&[AGENT]);
+                    for i in 0..n {
+                        black_box(
+                            matcher.is_allowed(&s.urls[i % s.urls.len()]),
+                        );
+                    }
+                }
+            })
+        });
+        if n <= 10 {
+            g.bench_function(format!("robotstxt/{n}"), |b| {
+                b.iter(|| {
+                    for s in &sites {
+                        for i in 0..n {
+                            black_box(
+                                robotstxt::DefaultMatcher::default()
+                                    .one_agent_allowed_by_robots(
+                                        black_box(&s.text),
+                                        AGENT,
+                                        &s.urls[i % s.urls.len()],
+                                    ),
+                            );
+                        }
+                    }
+                })
+            });
+        }
+        g.bench_function(format!("texting_robots/{n}"), |b| {
+            b.iter(|| {
+                for s in &sites {
+                    if let Ok(r) =
+                        texting_robots::Robot::new(AGENT, black_box(&s.body))
+                    {
+                        for i in 0..n {
+                            black_box(r.allowed(&s.urls[i % s.urls.len()]));
+                        }
+                    }
+                }
+            })
+        });
+        g.bench_function(format!("robotxt/{n}"), |b| {
+            b.iter(|| {
+                for s in &sites {
+                    let r = robotxt::Robots::parse(black_box(&s.body), AGENT);
+                    for i in 0..n {
+                        black_box(r.is_allowed(&s.paths[i % s.paths.len()]));
+                    }
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, parse, checks, parse_and_check, crawler);
 criterion_main!(benches);

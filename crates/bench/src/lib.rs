@@ -103,12 +103,125 @@ pub fn urls(body: &[u8], n: usize) -> Vec<String> {
     };
     (0..n)
         .map(|i| {
-            let pool = if i % 2 == 0 { &stems } else { &site };
+            let pool =
+                if i % 2 == 0 && !stems.is_empty() { &stems } else { &site };
             let stem = &pool[next() % pool.len()];
             let tail = tails[next() % tails.len()];
             format!("https://www.example.com{stem}{tail}")
         })
         .collect()
+}
+
+/// Every fourth file of the corpus with `per_file` URLs made from its
+/// own rules ([`urls`]) and their paths: a broad crawl's sites.
+pub fn crawl(per_file: usize) -> Vec<Site> {
+    corpus()
+        .into_iter()
+        .step_by(4)
+        .map(|(name, body)| {
+            let urls = urls(&body, per_file);
+            let paths = urls
+                .iter()
+                .map(|u| robotrules::path_of(u).into_owned())
+                .collect();
+            let text = String::from_utf8_lossy(&body).into_owned();
+            Site { name, body, text, urls, paths }
+        })
+        .collect()
+}
+
+/// One site of [`crawl`].
+pub struct Site {
+    /// The file's name in the corpus.
+    pub name: String,
+    /// The robots.txt body.
+    pub body: Vec<u8>,
+    /// The body as text, for `robotstxt`.
+    pub text: String,
+    /// URLs made from the file's rules.
+    pub urls: Vec<String>,
+    /// Their paths, for `robotxt`, whose API takes a path.
+    pub paths: Vec<String>,
+}
+
+/// Hostile files, for the memory and time of getting a matcher ready:
+/// (name, body). `hostile` writes them out for `robotrules check`.
+pub fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
+    use std::fmt::Write as _;
+    let mut files: Vec<(&str, String)> = Vec::new();
+
+    // 10,000 wildcard rules, each allowed again by an equal allow.
+    let mut s = String::from("User-agent: *\n");
+    for i in 0..10_000 {
+        let _ = write!(s, "Disallow: /*a{i}*b\nAllow: /*a{i}*b\n");
+    }
+    files.push(("wildcards.txt", s));
+
+    // Wildcard rules over a two-letter alphabet: each passes the byte-set
+    // filter of every other.
+    let mut s = String::from("User-agent: *\n");
+    for i in 0..9_000 {
+        let _ = write!(s, "Disallow: /*a{i:b}*b\nAllow: /*a{i:b}*b\n");
+    }
+    s.truncate(500_000);
+    files.push(("binary-wildcards.txt", s));
+
+    // Five named groups that disallow all and allow again, then take back.
+    let mut s = String::new();
+    for name in ["GPTBot", "ClaudeBot", "CCBot", "Googlebot", "Bingbot"] {
+        let _ = write!(s, "User-agent: {name}\nDisallow: /\n");
+        for i in 0..1_800 {
+            let _ = write!(s, "Allow: /*q{i:b}*z\nDisallow: /*q{i:b}*z*\n");
+        }
+    }
+    s.truncate(500_000);
+    files.push(("named-groups.txt", s));
+
+    // Long runs of `*`.
+    let mut s = String::from("User-agent: *\n");
+    let mut n = 1usize;
+    while s.len() < 480_000 {
+        n = n * 7 % 41 + 1;
+        let _ = writeln!(s, "Disallow: /{}b", "*a".repeat(n));
+    }
+    files.push(("stars.txt", s));
+
+    // 10 MB of `Disallow: /*a*a…*a*b`, lines of about 16 KB.
+    let mut s = String::from("User-agent: *\n");
+    let line = format!("Disallow: /{}b\n", "*a".repeat(8_000));
+    while s.len() + line.len() <= 10_000_000 {
+        s.push_str(&line);
+    }
+    files.push(("stars-10mb.txt", s));
+
+    // 12,000 literal rules with unique 30-byte prefixes.
+    let mut x = 1u64;
+    let mut random = |s: &mut String, n: usize| {
+        for _ in 0..n {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s.push(b"abcdef/"[(x >> 33) as usize % 7] as char);
+        }
+    };
+    let mut s = String::from("User-agent: *\n");
+    for _ in 0..12_000 {
+        s.push_str("Disallow: /");
+        random(&mut s, 30);
+        s.push('\n');
+    }
+    files.push(("literals.txt", s));
+
+    // Unique literal prefixes of 16 KB each, to 500 KB.
+    let mut s = String::from("User-agent: *\n");
+    while s.len() < 480_000 {
+        s.push_str("Disallow: /");
+        random(&mut s, 16_000);
+        s.push('\n');
+    }
+    files.push(("long-literals.txt", s));
+
+    files.into_iter().map(|(n, s)| (n, s.into_bytes())).collect()
 }
 
 /// The median of some figures (they are sorted in place).

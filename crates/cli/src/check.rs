@@ -6,8 +6,8 @@ use std::io::{self, BufWriter, Write};
 use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
-    agent_from_user_agent, beyond_fetch_limit, check_agents, check_url,
-    escape, first_line_beyond_fetch_limit, other_authority, Check,
+    agent_from_user_agent, check_agents, escape,
+    first_line_beyond_fetch_limit, other_authority, question_warnings, Check,
 };
 use robotrules_fetch::Authority;
 
@@ -88,28 +88,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
     let mut emit = |url: &str| -> anyhow::Result<()> {
-        let mut warnings = agent_warnings.clone();
-        for mut w in check_url(url) {
-            // Say what the encoded form would get.
-            if let Some(encoded) = &w.suggestion {
-                let by_rules = matcher.is_allowed(encoded);
-                let verdict = match effective.verdict(encoded, by_rules) {
-                    true => "ALLOWED",
-                    false => "DISALLOWED",
-                };
-                w.message.push_str(&format!(", which is {verdict}"));
-            }
-            warnings.push(w);
-        }
+        let decision = matcher.decide(url);
+        // Say what the encoded form would get.
+        let mut warnings = question_warnings(
+            agent_warnings.clone(),
+            url,
+            |encoded| effective.verdict(encoded, matcher.is_allowed(encoded)),
+            &decision,
+            beyond,
+        );
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {
                 warnings.push(other_authority(url, &theirs.to_string()));
-            }
-        }
-        let decision = matcher.decide(url);
-        if let (Some(first), Some(rule)) = (beyond, decision.rule()) {
-            if rule.line() >= first {
-                warnings.push(beyond_fetch_limit(rule.line()));
             }
         }
         for w in &warnings[agent_warnings.len()..] {

@@ -5,10 +5,8 @@ use std::io::{self, Write};
 use std::time::{Duration, SystemTime};
 
 use anyhow::bail;
-use robotrules::Robots;
-use robotrules_fetch::policy::{self, Access, RetryAfter, Timing};
-use robotrules_fetch::{Hop, Outcome, DEFAULT_LIFETIME};
-use serde_json::json;
+use robotrules_fetch::policy::{self, Access, RetryAfter};
+use robotrules_fetch::Report;
 
 use crate::input;
 use crate::Outcome as Exit;
@@ -49,88 +47,49 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let fetch = input::fetch_with(&args.url, &settings)?;
     let now = SystemTime::now();
     let access = policy::access(&fetch.outcome);
-    // How long a crawler may keep this, or when it must ask again.
-    let (lifetime, next_fetch) = match &fetch.outcome {
-        Outcome::Unreachable(reason) => {
-            let at =
-                Timing::default().retry_at(reason, fetch.retry_after, now);
-            (None, at)
-        }
-        _ => {
-            let keep =
-                policy::lifetime(&fetch.cache_control, DEFAULT_LIFETIME);
-            (Some(keep.as_secs()), now + keep)
-        }
-    };
-    let summary = match &fetch.outcome {
-        Outcome::Available(robots) => Some(summarize(robots)),
-        _ => None,
-    };
+    let report = Report::new(&fetch, now);
     let mut out = io::stdout().lock();
     if args.json {
-        let hops: Vec<_> = fetch
-            .hops
-            .iter()
-            .map(|h| {
-                json!({"request": request(h), "url": h.url, "status": h.status})
-            })
-            .collect();
-        let value = json!({
-            "authority": fetch.authority.to_string(),
-            "robots_url": fetch.authority.robots_url(),
-            "hops": hops,
-            "bytes_read": fetch.bytes_read,
-            "truncated": fetch.truncated,
-            "cache_lifetime_seconds": lifetime,
-            "retry_after": fetch.retry_after.map(|r| date(r.at(now))),
-            "next_fetch": date(next_fetch),
-            "outcome": fetch.outcome.describe(),
-            "access": access_name(access),
-            "verdict": access.describe(),
-            "summary": summary,
-        });
-        writeln!(out, "{value}")?;
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
     } else {
-        writeln!(out, "robots.txt for {}", fetch.authority)?;
-        for hop in &fetch.hops {
+        writeln!(out, "robots.txt for {}", report.authority)?;
+        for hop in &report.hops {
             let status = hop
                 .status
                 .map_or("no response".to_string(), |s| s.to_string());
-            writeln!(out, "  {} -> {status}", request(hop))?;
+            writeln!(out, "  {} -> {status}", hop.request)?;
         }
         let cut =
-            if fetch.truncated { "yes, the rest is ignored" } else { "no" };
+            if report.truncated { "yes, the rest is ignored" } else { "no" };
         writeln!(
             out,
             "read {} bytes (cut at 500 KiB: {cut})",
-            fetch.bytes_read
+            report.bytes_read
         )?;
-        if let Some(retry) = fetch.retry_after {
+        if let (Some(retry), Some(at)) =
+            (fetch.retry_after, &report.retry_after)
+        {
             let asked = match retry {
                 RetryAfter::Delay(d) => format!("{} s", d.as_secs()),
                 _ => "a date".to_string(),
             };
-            writeln!(out, "Retry-After: {asked}, {}", date(retry.at(now)))?;
+            writeln!(out, "Retry-After: {asked}, {at}")?;
         }
-        match lifetime {
+        match report.cache_lifetime_seconds {
             Some(secs) => writeln!(
                 out,
                 "cache lifetime: {secs} s (until {})",
-                date(next_fetch)
+                report.next_fetch
             )?,
-            None => writeln!(out, "next try: {}", date(next_fetch))?,
+            None => writeln!(out, "next try: {}", report.next_fetch)?,
         }
-        writeln!(
-            out,
-            "outcome: {} — {}",
-            fetch.outcome.describe(),
-            access.describe()
-        )?;
-        if let Some(s) = &summary {
+        writeln!(out, "outcome: {} — {}", report.outcome, report.verdict)?;
+        if let Some(s) = &report.summary {
             writeln!(
                 out,
                 "parsed: {} lines, {} groups, {} rules, {} sitemaps, {} other directives",
-                s["lines"], s["groups"], s["rules"], s["sitemaps"], s["other_directives"]
+                s.lines, s.groups, s.rules, s.sitemaps, s.other_directives
             )?;
         }
     }
@@ -139,56 +98,4 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Access::DisallowAll => Exit::Disallowed,
         _ => Exit::Allowed,
     })
-}
-
-/// The request a hop made: `GET URL`, or `RETR /robots.txt on ftp://…`.
-fn request(hop: &Hop) -> String {
-    match hop.url.strip_suffix("/robots.txt") {
-        Some(site) if hop.url.starts_with("ftp://") => {
-            format!("RETR /robots.txt on {site}")
-        }
-        _ => format!("GET {}", hop.url),
-    }
-}
-
-/// A time for people: an HTTP date, in UTC.
-fn date(t: SystemTime) -> String {
-    httpdate::fmt_http_date(t)
-}
-
-fn access_name(access: Access) -> &'static str {
-    match access {
-        Access::Obey => "obey",
-        Access::AllowAll => "allow-all",
-        _ => "disallow-all",
-    }
-}
-
-fn summarize(robots: &Robots) -> serde_json::Value {
-    json!({
-        "lines": robots.line_count(),
-        "groups": robots.groups().count(),
-        "rules": robots.groups().map(|g| g.rules().count()).sum::<usize>(),
-        "sitemaps": robots.sitemaps().count(),
-        "other_directives": robots.unknown_directives().count(),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn requests_are_named_by_protocol() {
-        let ftp = Hop::new("ftp://127.0.0.1:2121/robots.txt", Some(226));
-        assert_eq!(request(&ftp), "RETR /robots.txt on ftp://127.0.0.1:2121");
-        let http = Hop::new("https://example.com/robots.txt", Some(200));
-        assert_eq!(request(&http), "GET https://example.com/robots.txt");
-    }
-
-    #[test]
-    fn dates_not_unix_times() {
-        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_346_333);
-        assert_eq!(date(t), "Sun, 22 Nov 2026 11:18:53 GMT");
-    }
 }

@@ -102,16 +102,10 @@ impl Effective<'_> {
         let Some(remote) = self.remote else {
             return serde_json::Value::Null;
         };
-        let access = match remote.access {
-            Access::Obey => "obey",
-            Access::AllowAll => "allow-all",
-            Access::DisallowAll => "disallow-all",
-            _ => "other",
-        };
         serde_json::json!({
             "url": remote.fetch.authority.robots_url(),
             "outcome": remote.fetch.outcome.describe(),
-            "access": access,
+            "access": remote.access.as_str(),
             "truncated": remote.fetch.truncated,
             "bytes": remote.fetch.bytes_read,
         })

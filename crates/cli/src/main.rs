@@ -18,6 +18,7 @@ mod explain;
 mod fetch;
 mod input;
 mod lint;
+mod serve;
 
 /// Check, explain and lint robots.txt files, with the verdicts of Google's
 /// reference parser (RFC 9309).
@@ -36,6 +37,7 @@ enum Command {
     Lint(lint::Args),
     Fetch(fetch::Args),
     Bulk(bulk::Args),
+    Serve(serve::Args),
 }
 
 /// What a command found, mapped to the exit status.
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::run(args),
         Command::Fetch(args) => fetch::run(args),
         Command::Bulk(args) => bulk::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,

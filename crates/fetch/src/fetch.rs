@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use robotrules::Robots;
 
+use crate::address::{AddressPolicy, Refused};
 use crate::policy::{
     self, CacheControl, Redirects, RetryAfter, MAX_BODY, MAX_REDIRECTS,
 };
@@ -75,6 +76,11 @@ pub enum Unreachable {
     /// The connection broke, or the response was malformed or could not
     /// be decoded.
     Broken(String),
+    /// The fetcher's [`AddressPolicy`] does not allow the address of a
+    /// request (the first, or a redirect's): a short reason such as
+    /// `localhost resolves to 127.0.0.1, not a public address`. No
+    /// connection to that address was made.
+    Refused(String),
 }
 
 impl std::fmt::Display for Unreachable {
@@ -84,6 +90,7 @@ impl std::fmt::Display for Unreachable {
             Unreachable::Timeout => write!(f, "timeout"),
             Unreachable::Connect(e) => write!(f, "cannot connect: {e}"),
             Unreachable::Broken(e) => write!(f, "broken response: {e}"),
+            Unreachable::Refused(e) => write!(f, "refused: {e}"),
         }
     }
 }
@@ -329,6 +336,7 @@ pub struct FetcherConfig {
     timeout: Duration,
     max_body: usize,
     max_redirects: usize,
+    address_policy: AddressPolicy,
 }
 
 impl Default for FetcherConfig {
@@ -340,6 +348,7 @@ impl Default for FetcherConfig {
             timeout: Duration::from_secs(30),
             max_body: MAX_BODY,
             max_redirects: MAX_REDIRECTS,
+            address_policy: AddressPolicy::any(),
         }
     }
 }
@@ -377,6 +386,17 @@ impl FetcherConfig {
         self
     }
 
+    /// Which addresses may be connected to (default: any). A service that
+    /// fetches URLs from untrusted users sets
+    /// [`AddressPolicy::public_only`]: then a request to an address the
+    /// policy refuses, first or after a redirect, by a host name or
+    /// written as an address, is not made, and the fetch is
+    /// [`Unreachable::Refused`].
+    pub fn address_policy(mut self, policy: AddressPolicy) -> Self {
+        self.address_policy = policy;
+        self
+    }
+
     /// Builds the fetcher.
     ///
     /// # Errors
@@ -384,10 +404,18 @@ impl FetcherConfig {
     /// [`ErrorKind::Client`] if the HTTP client cannot be built (for
     /// example, no TLS roots).
     pub fn build(self) -> Result<Fetcher, Error> {
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .user_agent(self.user_agent.clone())
             .connect_timeout(self.connect_timeout)
-            .redirect(reqwest::redirect::Policy::none())
+            .redirect(reqwest::redirect::Policy::none());
+        if !self.address_policy.is_any() {
+            // Names are resolved, and their addresses judged, here: a
+            // proxy would resolve them out of sight.
+            builder = builder.no_proxy().dns_resolver(Arc::new(Resolver {
+                policy: self.address_policy.clone(),
+            }));
+        }
+        let client = builder
             .build()
             .map_err(|e| Error::new(ErrorKind::Client, e.to_string()))?;
         Ok(Fetcher { client, config: self })
@@ -435,6 +463,11 @@ impl Fetcher {
         loop {
             let url = redirects.current().clone();
             hops.push(Hop::new(url.as_str(), None));
+            // The resolver judges host names; an address written in the
+            // URL is never resolved, so it is judged here, on every hop.
+            if let Some(refused) = self.refuse_literal(&url) {
+                return Err(Unreachable::Refused(refused.message));
+            }
             let response =
                 self.client.get(url).send().await.map_err(|e| classify(&e))?;
             let status = response.status().as_u16();
@@ -461,6 +494,20 @@ impl Fetcher {
                 self.read_body(response, &mut out).await?;
             }
             return Ok(out);
+        }
+    }
+
+    /// The refusal of `url`'s host if it is an IP address that the policy
+    /// does not allow.
+    fn refuse_literal(&self, url: &url::Url) -> Option<Refused> {
+        let ip: std::net::IpAddr = match url.host()? {
+            url::Host::Ipv4(ip) => ip.into(),
+            url::Host::Ipv6(ip) => ip.into(),
+            url::Host::Domain(_) => return None,
+        };
+        match self.config.address_policy.allows(ip) {
+            true => None,
+            false => Some(Refused::new(&ip.to_string(), ip)),
         }
     }
 
@@ -494,13 +541,34 @@ impl Fetcher {
         hops.push(Hop::new(authority.robots_url(), None));
         let address =
             format!("{}:{}", authority.host(), authority.port().unwrap_or(21));
-        let connect = tokio::time::timeout(
-            self.config.connect_timeout,
-            AsyncFtpStream::connect(address),
-        );
+        let policy = &self.config.address_policy;
+        let connect =
+            tokio::time::timeout(self.config.connect_timeout, async {
+                if policy.is_any() {
+                    return AsyncFtpStream::connect(address)
+                        .await
+                        .map_err(|e| ftp_connect_error(&e));
+                }
+                // Connect only to an address the policy allows; the data
+                // connection then goes to that same address, whatever the
+                // server's PASV reply names.
+                let resolved =
+                    tokio::net::lookup_host(address).await.map_err(|e| {
+                        io_reason(&e)
+                            .unwrap_or(Unreachable::Connect(e.to_string()))
+                    })?;
+                let allowed = policy
+                    .filter(authority.host(), resolved)
+                    .map_err(|r| Unreachable::Refused(r.message))?;
+                let mut ftp = AsyncFtpStream::connect(&allowed[..])
+                    .await
+                    .map_err(|e| ftp_connect_error(&e))?;
+                ftp.set_passive_nat_workaround(true);
+                Ok(ftp)
+            });
         let mut ftp = match connect.await {
             Ok(Ok(ftp)) => ftp,
-            Ok(Err(e)) => return Err(ftp_connect_error(&e)),
+            Ok(Err(reason)) => return Err(reason),
             Err(_) => return Err(Unreachable::Timeout),
         };
         // A refused login is no answer about the file: unreachable.
@@ -587,6 +655,25 @@ impl Download for Fetcher {
     }
 }
 
+/// Resolves host names for reqwest and keeps only the addresses the
+/// policy allows, so that the connection goes to an address that was
+/// judged.
+struct Resolver {
+    policy: AddressPolicy,
+}
+
+impl reqwest::dns::Resolve for Resolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let policy = self.policy.clone();
+        Box::pin(async move {
+            let host = name.as_str();
+            let resolved = tokio::net::lookup_host((host, 0)).await?;
+            let allowed = policy.filter(host, resolved)?;
+            Ok(Box::new(allowed.into_iter()) as reqwest::dns::Addrs)
+        })
+    }
+}
+
 /// A failed `RETR`: a reply code is a response, judged by
 /// [`policy::classify_ftp`]; anything else is a broken connection.
 #[cfg(feature = "ftp")]
@@ -637,6 +724,9 @@ fn classify(e: &reqwest::Error) -> Unreachable {
     let mut root: &dyn std::error::Error = e;
     let mut dns = false;
     while let Some(source) = root.source() {
+        if let Some(refused) = source.downcast_ref::<Refused>() {
+            return Unreachable::Refused(refused.message.clone());
+        }
         if let Some(io) = source.downcast_ref::<std::io::Error>() {
             if let Some(reason) = io_reason(io) {
                 return reason;

@@ -73,6 +73,8 @@
 //! # Crate features
 //!
 //! * `ftp` (default): fetch `ftp://` robots.txt files (anonymous login).
+//! * `serde` (off by default): `Serialize` for [`Report`] and the types it
+//!   holds.
 //!
 //! # Untrusted input
 //!
@@ -86,15 +88,18 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod address;
 mod cache;
 mod fetch;
 pub mod policy;
+mod report;
 mod scope;
 
 use std::fmt;
 
 pub use url;
 
+pub use crate::address::{is_public, AddressPolicy};
 pub use crate::cache::{
     CacheConfig, Clock, ManualClock, Reason, RobotsCache, SystemClock, Verdict,
 };
@@ -105,6 +110,7 @@ pub use crate::fetch::{
 pub use crate::policy::{
     Access, DEFAULT_LIFETIME, MAX_BODY, MAX_REDIRECTS, UNREACHABLE_LIMIT,
 };
+pub use crate::report::{HopReport, Report, Summary};
 pub use crate::scope::Authority;
 
 /// What kind of [`Error`] happened.

@@ -447,6 +447,15 @@ pub enum Access {
 }
 
 impl Access {
+    /// The name of the access: `obey`, `allow-all` or `disallow-all`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Access::Obey => "obey",
+            Access::AllowAll => "allow-all",
+            Access::DisallowAll => "disallow-all",
+        }
+    }
+
     /// A sentence for people: `obey the rules`, `no robots.txt: every URL
     /// is allowed`, `unreachable: every URL is disallowed until a retry
     /// succeeds`.

@@ -3,6 +3,7 @@
 //! misbehave, and a real FTP server (libunftp). The regression tests are
 //! in modules named after what they prevent.
 
+mod address;
 mod bypass;
 mod download;
 mod exemption;

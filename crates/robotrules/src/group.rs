@@ -84,11 +84,11 @@ pub struct Group<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn entry(&self) -> &'a GroupEntry {
+    pub(crate) fn entry(&self) -> &'a GroupEntry {
         &self.robots.groups[self.index]
     }
 
-    fn entries(&self) -> Entries<'a> {
+    pub(crate) fn entries(&self) -> Entries<'a> {
         let e = self.entry();
         self.robots.entries(e.pos as usize, e.end_pos as usize, e.line)
     }

@@ -70,7 +70,10 @@
 //! [`Robots::parse`] accepts any bytes. Time is linear in the body; memory is
 //! at most a small multiple of the body, and bodies over [`MAX_BODY_LEN`] are
 //! cut there (see [`Robots::is_truncated`]). Matching a URL costs at most
-//! O(|path| · |pattern|) per rule, with no backtracking.
+//! O(|path| · |pattern|) per rule, with no backtracking. A [`Matcher`]
+//! holds its rules (20 bytes each, and their patterns) and, once its checks
+//! prove busy, an index of at most 36 bytes per rule and 20 more per
+//! wildcard rule, built in O(n log n) for n rules.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -1,15 +1,18 @@
-//! Many checks for one crawler: the merged rules, compiled once.
+//! Many checks for one crawler: the merged rules, ready at once, and
+//! indexed once the checks prove busy.
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::coverage::{self, Coverage};
-use crate::extension::{ExtensionValue, RequestRate};
+use crate::directive::UnknownDirective;
+use crate::extension::{Extension, ExtensionValue, RequestRate};
 use crate::options::{MatchOptions, Semantics};
 use crate::path::match_path;
-use crate::pattern::{self, Tail};
+use crate::pattern;
+use crate::report::Tag;
 use crate::robots::Robots;
 use crate::rule::{Rule, RuleKind, RuleView};
 use crate::verdict;
@@ -108,69 +111,240 @@ impl<'a> DecidingRule<'a> {
     }
 }
 
-/// One rule, compiled. Rules are kept sorted so that the first that
-/// matches is the one that decides.
-#[derive(Clone, Debug)]
-struct Compiled {
-    tail: Tail,
-    /// The length of the literal prefix that the tree matches.
-    prefix_len: u32,
-    priority: u32,
+/// `Entry::cut` flags: the rule allows.
+const ALLOW: u32 = 1 << 31;
+/// The entry is the index.html retry of the allow rule before it.
+const VIA_INDEX: u32 = 1 << 30;
+/// The written value differs from the pattern and follows it in `text`.
+const DIFFERS: u32 = 1 << 29;
+/// The pattern ends with `$`.
+const ANCHORED: u32 = 1 << 28;
+/// The pattern has a `*` after its literal prefix that matters.
+const WILD: u32 = 1 << 27;
+/// The bits of `Entry::cut` that hold a length. Lines are much shorter.
+const CUT: u32 = WILD - 1;
+/// No rule, no prefix.
+const NONE: u32 = u32::MAX;
+
+/// One rule as a matcher keeps it: a few numbers, and its pattern (and
+/// its value as written, where that differs) in `Matcher::text`.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    off: u32,
+    len: u32,
+    written_len: u32,
     line: u32,
-    allow: bool,
-    via_index: bool,
-    /// Where the pattern and the written value are in `Matcher::text`.
-    pattern: (u32, u32),
-    written: (u32, u32),
+    /// The flags above and a length: the literal prefix's (up to the
+    /// first `*`); for an index.html retry, the directory's that it
+    /// keeps.
+    cut: u32,
 }
 
-/// A node of the radix tree over the rules' literal prefixes.
-#[derive(Clone, Debug)]
-struct Node {
-    /// The bytes on the edge into this node.
-    label: (u32, u32),
-    /// The children: a range of `Matcher::edge_bytes` (sorted) and, at
-    /// the same positions, `Matcher::edge_targets`.
-    edges: (u32, u32),
-    /// For nodes with many children, where their 128-entry table of
-    /// positions starts in `Matcher::dense` (`u32::MAX` for none).
-    dense: u32,
-    /// The best rule that is exactly this literal prefix (`/a`, `/a*`):
-    /// reaching the node is a match. `u32::MAX` if none.
-    prefix_rule: u32,
-    /// The best rule that is this literal and `$`: a match if the path
-    /// ends here. `u32::MAX` if none.
-    end_rule: u32,
-    /// The wildcard rules whose literal prefix ends here, in groups that
-    /// share an anchor byte, as a range into `Matcher::groups`.
-    wild: (u32, u32),
+/// What a pattern needs after its literal prefix.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Tail {
+    /// Nothing: reaching the prefix is a match.
+    None,
+    /// The end of the path.
+    End,
+    /// The rest of the pattern, after its first `*`.
+    Wild,
 }
 
-/// Wildcard rules at one node that need the same first byte, best first.
-#[derive(Clone, Copy, Debug)]
-struct WildGroup {
-    /// The bytes that every rule of the group needs: a path that lacks
-    /// one of them skips the whole group.
-    common: u128,
-    /// A range into `Matcher::wild`.
-    rules: (u32, u32),
+impl Entry {
+    fn is_allow(&self) -> bool {
+        self.cut & ALLOW != 0
+    }
+
+    fn via_index(&self) -> bool {
+        self.cut & VIA_INDEX != 0
+    }
+
+    /// The priority it matches with (RFC 9309 §2.2.2): the pattern's
+    /// length, or the retried directory's plus one.
+    fn priority(&self) -> u32 {
+        if self.via_index() {
+            (self.cut & CUT) + 1
+        } else {
+            self.len
+        }
+    }
+
+    /// Returns true if and only if this entry beats `other` when both
+    /// match: a higher priority, then `allow`, then the earlier line.
+    #[inline]
+    fn beats(&self, other: &Entry) -> bool {
+        (self.priority(), self.is_allow(), core::cmp::Reverse(self.line))
+            > (
+                other.priority(),
+                other.is_allow(),
+                core::cmp::Reverse(other.line),
+            )
+    }
+
+    fn pattern<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        let (off, len) = (self.off as usize, self.len as usize);
+        text.get(off..off + len).unwrap_or_default()
+    }
+
+    fn written<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        if self.cut & DIFFERS == 0 {
+            return self.pattern(text);
+        }
+        let off = (self.off + self.len) as usize;
+        text.get(off..off + self.written_len as usize).unwrap_or_default()
+    }
+
+    /// The literal prefix, what follows it, and the part of the pattern
+    /// after its first `*` (without a final `$`) with whether it had one.
+    #[inline]
+    fn parts<'t>(&self, text: &'t [u8]) -> (&'t [u8], Tail, &'t [u8], bool) {
+        let pat = self.pattern(text);
+        let cut = (self.cut & CUT) as usize;
+        if self.via_index() {
+            // `dir$`, where `dir` may hold a `*`.
+            let dir = pat.get(..cut).unwrap_or_default();
+            return match memchr::memchr(b'*', dir) {
+                None => (dir, Tail::End, &[], true),
+                Some(star) => {
+                    (&dir[..star], Tail::Wild, &dir[star + 1..], true)
+                }
+            };
+        }
+        let anchored = self.cut & ANCHORED != 0;
+        let prefix = pat.get(..cut).unwrap_or_default();
+        if self.cut & WILD != 0 {
+            let end = pat.len() - usize::from(anchored);
+            let after = pat.get(cut + 1..end).unwrap_or_default();
+            (prefix, Tail::Wild, after, anchored)
+        } else if anchored {
+            (prefix, Tail::End, &[], true)
+        } else {
+            (prefix, Tail::None, &[], false)
+        }
+    }
+
+    /// Returns true if and only if the rule matches `path`, adding to
+    /// `work` the bytes a wildcard tail was tried on.
+    #[inline]
+    fn matches(&self, text: &[u8], path: &[u8], work: &mut usize) -> bool {
+        let (prefix, tail, after, anchored) = self.parts(text);
+        let Some(rest) = strip_prefix(path, prefix) else {
+            return false;
+        };
+        match tail {
+            Tail::None => true,
+            Tail::End => rest.is_empty(),
+            Tail::Wild => {
+                *work += rest.len();
+                pattern::matches_after_star(after, anchored, rest)
+            }
+        }
+    }
 }
 
-/// A wildcard rule at a node, with the bytes it needs, kept inline so
-/// that most candidates are rejected without touching the rule.
-#[derive(Clone, Copy, Debug)]
-struct WildRef {
-    required: u128,
-    index: u32,
+/// Appends a rule, and its index.html retry if it has one, to a
+/// matcher's rules and text.
+fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
+    let pat = rule.pattern_bytes();
+    if !pattern::can_match(pat) {
+        return;
+    }
+    let allow = rule.kind() == RuleKind::Allow;
+    let written = rule.as_written();
+    let differs = !core::ptr::eq(written, pat) && written != pat;
+    let off = text.len() as u32;
+    text.extend_from_slice(pat);
+    if differs {
+        text.extend_from_slice(written);
+    }
+    let (body, anchored) = pattern::split_anchor(pat);
+    let mut cut = body.len();
+    let mut flags = if allow { ALLOW } else { 0 }
+        | if differs { DIFFERS } else { 0 }
+        | if anchored { ANCHORED } else { 0 };
+    // Patterns are short: eight bytes at a time beats a call to memchr.
+    if let Some(star) = crate::swar::find1(body, b'*') {
+        cut = star;
+        // `prefix*`, `prefix**$`: the same paths as `prefix`.
+        if body[star..].iter().all(|&b| b == b'*') {
+            flags &= !ANCHORED;
+        } else {
+            flags |= WILD;
+        }
+    }
+    let entry = Entry {
+        off,
+        len: pat.len() as u32,
+        written_len: if differs { written.len() as u32 } else { 0 },
+        line: rule.line(),
+        cut: cut as u32 & CUT | flags,
+    };
+    rules.push(entry);
+    if let Some(keep) = allow.then(|| pattern::index_fallback(pat)).flatten() {
+        // The retry is a second, independent rule: it can only win
+        // where the pattern itself does not match, since its
+        // priority is lower.
+        let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
+        rules.push(Entry { cut: cut | (flags & DIFFERS), ..entry });
+    }
 }
 
-/// Checks URLs for one crawler, fast.
+/// `path` without `prefix`, if it starts with it. Prefixes are short and
+/// most differ from the path within a few bytes: a loop beats `memcmp`.
+#[inline]
+fn strip_prefix<'p>(path: &'p [u8], prefix: &[u8]) -> Option<&'p [u8]> {
+    let (head, rest) = path.split_at_checked(prefix.len())?;
+    head.iter().zip(prefix).all(|(a, b)| a == b).then_some(rest)
+}
+
+/// The first eight bytes of `s`, big-endian, padded with zeros: keys
+/// that differ order their strings as the strings themselves do.
+#[inline]
+fn key(s: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = s.len().min(8);
+    word[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(word)
+}
+
+/// Returns true if and only if `a <= b`, for strings whose keys are
+/// equal: their first eight bytes are, unless one of the two is shorter.
+#[cold]
+#[inline(never)]
+fn tie(a: &[u8], b: &[u8]) -> bool {
+    match (a.get(8..), b.get(8..)) {
+        (Some(a), Some(b)) => is_at_most(a, b),
+        _ => is_at_most(a, b),
+    }
+}
+
+/// Returns true if and only if `a <= b`, byte-wise. What is compared
+/// here follows eight equal bytes and differs soon: a loop beats `memcmp`.
+#[inline]
+fn is_at_most(a: &[u8], b: &[u8]) -> bool {
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        None => a.len() <= b.len(),
+    }
+}
+
+/// Checks URLs for one crawler, fast at any number of checks.
 ///
 /// A `Matcher` holds the rules of the groups that apply to the crawler,
-/// merged as RFC 9309 §2.2.1 says, sorted by priority and indexed by a prefix
-/// tree over their literal parts, so that a check looks only at rules that
-/// can match. It owns its data: it does not borrow the [`Robots`] it was
-/// built from, and it is `Send` and `Sync`.
+/// merged as RFC 9309 §2.2.1 says. Getting one ready costs about as much
+/// as copying those rules: the first checks match them one by one. Once
+/// the checks have done more work than indexing the rules costs, the
+/// matcher builds its index (the rules sorted by priority, their literal
+/// prefixes sorted, and the set of bytes each wildcard rule needs), by
+/// itself and once, and later checks look only at rules that can match.
+/// So one `Matcher` is the right tool for one check and for millions; the
+/// index is at most a small multiple of the rules' size.
+///
+/// It owns its data: it does not borrow the [`Robots`] it was built from,
+/// and it is `Send` and `Sync`; checks may run from many threads at once.
+/// Without the `std` feature the index is built only for
+/// [`Matcher::coverage`] and checks always match rule by rule.
 ///
 /// # Example
 ///
@@ -189,25 +363,39 @@ struct WildRef {
 /// assert!(!matcher.is_allowed("https://example.com/tmp/x"));
 /// assert!(matcher.is_allowed("https://example.com/tmp/public/x"));
 /// ```
-#[derive(Clone)]
 pub struct Matcher {
-    rules: Box<[Compiled]>,
-    nodes: Box<[Node]>,
-    edge_bytes: Box<[u8]>,
-    edge_targets: Box<[u32]>,
-    /// Per busy node, for each ASCII byte, the child's position among the
-    /// node's edges, or `NO_EDGE`.
-    dense: Box<[u8]>,
-    wild: Box<[WildRef]>,
-    groups: Box<[WildGroup]>,
-    /// Patterns (ASCII), the values as written (any bytes) and the tree's
-    /// labels.
-    text: Vec<u8>,
+    /// The rules (and index.html retries) in the order of the groups.
+    rules: Box<[Entry]>,
+    /// Patterns (ASCII) and the values as written (any bytes).
+    text: Box<[u8]>,
+    /// Built once the checks prove busy.
+    index: Once<Index>,
+    /// The work done by checks without the index, in rules tried plus
+    /// wildcard bytes searched; racy updates only make it approximate.
+    work: AtomicUsize,
+    /// The work after which the index pays for itself.
+    busy: usize,
     named: bool,
     /// The rules in file order, for [`Semantics::FirstMatch1996`].
     first: Option<Box<[FirstRule]>>,
     crawl_delay: Option<f64>,
     request_rate: Option<RequestRate>,
+}
+
+impl Clone for Matcher {
+    fn clone(&self) -> Matcher {
+        Matcher {
+            rules: self.rules.clone(),
+            text: self.text.clone(),
+            index: self.index.clone(),
+            work: AtomicUsize::new(self.work.load(Ordering::Relaxed)),
+            busy: self.busy,
+            named: self.named,
+            first: self.first.clone(),
+            crawl_delay: self.crawl_delay,
+            request_rate: self.request_rate,
+        }
+    }
 }
 
 /// A rule for [`Semantics::FirstMatch1996`].
@@ -228,88 +416,88 @@ impl Matcher {
         options: MatchOptions,
     ) -> Matcher {
         let selection = robots.select_with(agents, options);
-        let named = selection.is_named();
-        let chosen: Vec<_> = selection.rules().collect();
-        // The first valid value of each, in one pass over the groups'
-        // extension lines.
-        let (mut crawl_delay, mut request_rate) = (None, None);
-        for e in selection.groups().flat_map(|g| g.extensions()) {
-            match e.value() {
-                Ok(ExtensionValue::CrawlDelay(s)) if crawl_delay.is_none() => {
-                    crawl_delay = Some(s);
-                }
-                Ok(ExtensionValue::RequestRate(r))
-                    if request_rate.is_none() =>
-                {
-                    request_rate = Some(r);
-                }
-                _ => {}
-            }
-        }
-        let extras = Extras { named, crawl_delay, request_rate };
-        if options.get_semantics() == Semantics::FirstMatch1996 {
-            return Matcher::first_match(&chosen, extras);
-        }
-
-        let mut text = Vec::new();
-        let mut push = |s: &[u8]| {
-            let off = text.len() as u32;
-            text.extend_from_slice(s);
-            (off, s.len() as u32)
+        let mut matcher = Matcher {
+            rules: Box::default(),
+            text: Box::default(),
+            index: Once::new(),
+            work: AtomicUsize::new(0),
+            busy: 0,
+            named: selection.is_named(),
+            first: None,
+            crawl_delay: None,
+            request_rate: None,
         };
-        let mut rules = Vec::with_capacity(chosen.len());
-        for rule in &chosen {
-            let pat = rule.pattern();
-            if !pattern::can_match(pat.as_bytes()) {
+        if options.get_semantics() == Semantics::FirstMatch1996 {
+            let chosen: Vec<_> = selection.rules().collect();
+            matcher.first_match(&chosen);
+        }
+        let first_match = matcher.first.is_some();
+        // The groups' share of the store bounds the text (patterns and
+        // values as written), and their lines the rules, but for retries.
+        let (mut bytes, mut lines) = (0, 0);
+        for g in selection.groups() {
+            let e = g.entry();
+            bytes += e.end_pos.saturating_sub(e.pos) as usize;
+            lines += e.end_line.saturating_sub(e.line) as usize + 1;
+        }
+        let (mut text, mut rules) = if first_match {
+            (Vec::new(), Vec::new())
+        } else {
+            (Vec::with_capacity(bytes), Vec::with_capacity(lines))
+        };
+        // One pass over the groups' lines: the rules, and the first valid
+        // crawl delay and request rate.
+        for (line, e) in selection.groups().flat_map(|g| g.entries()) {
+            let Some(rule) = Rule::from_entry(line, &e) else {
+                matcher.extension(line, &e);
                 continue;
-            }
-            let allow = rule.kind() == RuleKind::Allow;
-            let pattern_span = push(pat.as_bytes());
-            let written_span = push(rule.as_written());
-            let (prefix_len, tail) = pattern::compile(pat.as_bytes());
-            rules.push(Compiled {
-                tail,
-                prefix_len: prefix_len as u32,
-                priority: pat.len() as u32,
-                line: rule.line(),
-                allow,
-                via_index: false,
-                pattern: pattern_span,
-                written: written_span,
-            });
-            if let Some(keep) = allow
-                .then(|| pattern::index_fallback(pat.as_bytes()))
-                .flatten()
-            {
-                // The retry is a second, independent rule: it can only win
-                // where the pattern itself does not match, since its
-                // priority is lower.
-                let mut retry = String::from(&pat[..keep]);
-                retry.push('$');
-                let (prefix_len, tail) = pattern::compile(retry.as_bytes());
-                rules.push(Compiled {
-                    tail,
-                    prefix_len: prefix_len as u32,
-                    priority: keep as u32 + 1,
-                    line: rule.line(),
-                    allow,
-                    via_index: true,
-                    pattern: pattern_span,
-                    written: written_span,
-                });
+            };
+            if !first_match {
+                push_rule(&mut rules, &mut text, &rule);
             }
         }
-        // Best first: higher priority, then allow before disallow, then
-        // the earlier line (the reference keeps the first of equals).
-        rules.sort_by_key(|r| {
-            (core::cmp::Reverse(r.priority), !r.allow, r.line)
-        });
-        Builder::build(rules, text, extras)
+        if first_match {
+            return matcher;
+        }
+        // An index costs about a sort of the rules and a pass over their
+        // text; a check without one, a pass over the rules.
+        matcher.busy = 8 * rules.len() + text.len() / 4;
+        matcher.rules = rules.into_boxed_slice();
+        matcher.text = text.into_boxed_slice();
+        matcher
     }
 
-    /// A matcher for [`Semantics::FirstMatch1996`]: the rules in file
-    /// order, with no tree.
-    fn first_match(chosen: &[Rule<'_>], extras: Extras) -> Matcher {
+    /// Takes the crawl delay or request rate of a line that is not a
+    /// rule, if it is the first valid one.
+    fn extension(&mut self, line: u32, e: &crate::store::Entry<'_>) {
+        if !matches!(e.tag, Some(Tag::Unknown | Tag::Unused))
+            || self.crawl_delay.is_some() && self.request_rate.is_some()
+        {
+            return;
+        }
+        let Some(extension) = UnknownDirective::from_entry(line, e)
+            .and_then(Extension::from_directive)
+        else {
+            return;
+        };
+        match extension.value() {
+            Ok(ExtensionValue::CrawlDelay(s))
+                if self.crawl_delay.is_none() =>
+            {
+                self.crawl_delay = Some(s);
+            }
+            Ok(ExtensionValue::RequestRate(r))
+                if self.request_rate.is_none() =>
+            {
+                self.request_rate = Some(r);
+            }
+            _ => {}
+        }
+    }
+
+    /// Makes this a matcher for [`Semantics::FirstMatch1996`]: the rules
+    /// in file order.
+    fn first_match(&mut self, chosen: &[Rule<'_>]) {
         let mut text = Vec::new();
         let mut push = |s: &[u8]| {
             let off = text.len() as u32;
@@ -328,9 +516,8 @@ impl Matcher {
                 written: push(rule.as_written()),
             })
             .collect();
-        let mut matcher = Builder::build(Vec::new(), text, extras);
-        matcher.first = Some(first);
-        matcher
+        self.text = text.into_boxed_slice();
+        self.first = Some(first);
     }
 
     /// The crawl delay in seconds for this crawler: the first valid
@@ -404,7 +591,9 @@ impl Matcher {
             return self.first_decide(first, &match_path(url)).is_allowed();
         }
         match self.find(&match_path(url)) {
-            Some(r) => verdict::is_allowed_by(r.allow, r.priority as usize),
+            Some(r) => {
+                verdict::is_allowed_by(r.is_allow(), r.priority() as usize)
+            }
             None => true,
         }
     }
@@ -416,11 +605,21 @@ impl Matcher {
         }
         match self.find(&match_path(url)) {
             Some(r) => {
-                let view = self.view(r.line, r.allow, r.pattern, r.written);
-                let rule =
-                    DecidingRule::new(view, r.priority as usize, r.via_index);
-                let allowed =
-                    verdict::is_allowed_by(r.allow, r.priority as usize);
+                let view = RuleView {
+                    line: r.line,
+                    kind: if r.is_allow() {
+                        RuleKind::Allow
+                    } else {
+                        RuleKind::Disallow
+                    },
+                    // Patterns are normalised, so ASCII.
+                    pattern: core::str::from_utf8(r.pattern(&self.text))
+                        .unwrap_or_default(),
+                    written: r.written(&self.text),
+                };
+                let priority = r.priority() as usize;
+                let rule = DecidingRule::new(view, priority, r.via_index());
+                let allowed = verdict::is_allowed_by(r.is_allow(), priority);
                 Decision::new(allowed, Some(rule))
             }
             None => Decision::new(true, None),
@@ -498,169 +697,103 @@ impl Matcher {
         self.rules.len()
     }
 
+    /// Builds the matcher's index now, if it has none yet.
+    ///
+    /// Checks build it by themselves once they have done more work than
+    /// building it costs, so this is never needed for speed over many
+    /// checks: it only moves that cost before the first check. Without
+    /// the `std` feature it does nothing.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"user-agent: *\ndisallow: /*.pdf$\n");
+    /// let matcher = robots.matcher(&["FooBot"]);
+    /// matcher.compile();
+    /// # #[cfg(feature = "std")]
+    /// assert!(matcher.is_compiled());
+    /// assert!(!matcher.is_allowed("/a.pdf"));
+    /// ```
+    pub fn compile(&self) {
+        self.with_index(|_| ());
+    }
+
+    /// Returns true if and only if the matcher has built its index (see
+    /// [`Matcher::compile`]).
+    pub fn is_compiled(&self) -> bool {
+        self.index.get().is_some()
+    }
+
+    /// Returns the number of heap bytes this matcher holds, its index
+    /// included once built.
+    ///
+    /// The rules take their patterns' bytes and 20 bytes each; the index
+    /// adds at most 36 bytes per rule and 20 more per wildcard rule.
+    pub fn heap_size(&self) -> usize {
+        let first = self
+            .first
+            .as_ref()
+            .map_or(0, |f| f.len() * size_of::<FirstRule>());
+        self.rules.len() * size_of::<Entry>()
+            + self.text.len()
+            + first
+            + self.index.get().map_or(0, Index::heap_size)
+    }
+
     fn span(&self, (off, len): (u32, u32)) -> &[u8] {
         self.text.get(off as usize..(off + len) as usize).unwrap_or_default()
     }
 
-    /// Returns the best matching rule, if any.
-    ///
-    /// Rules are sorted best first, so the smallest index that matches
-    /// wins. The first walk down the tree takes the literal rules, which
-    /// match by being reached; the second checks only the wildcard rules
-    /// that could still beat that.
-    fn find(&self, path: &[u8]) -> Option<&Compiled> {
-        self.find_counted::<false>(path, &mut 0)
+    /// Calls `f` with the index, built now if there is none.
+    fn with_index<R>(&self, f: impl FnOnce(&Index) -> R) -> R {
+        if let Some(index) = self.index.get() {
+            return f(index);
+        }
+        let built = Index::build(&self.rules, &self.text);
+        match self.index.set(built) {
+            // Another thread was first, or the index cannot be kept.
+            Err(built) => f(&built),
+            Ok(()) => match self.index.get() {
+                Some(index) => f(index),
+                None => f(&Index::build(&self.rules, &self.text)),
+            },
+        }
     }
 
-    /// `find`, adding to `work` (when `COUNT` is set) the bytes that
-    /// wildcard rules were tried on.
+    /// Returns the rule that decides for `path`, if any: through the
+    /// index if there is one, else rule by rule, building the index once
+    /// the work done so proves the matcher busy.
     #[inline]
-    fn find_counted<const COUNT: bool>(
-        &self,
-        path: &[u8],
-        work: &mut u64,
-    ) -> Option<&Compiled> {
-        // The nodes with wildcard rules on the way down, kept for the
-        // second pass; a deeper path (rare) walks again.
-        let mut stack = [(0u32, 0u32); 16];
-        let mut stacked = 0usize;
-        let mut overflow = false;
-        let mut best = u32::MAX;
-        self.walk(path, |node, index, depth| {
-            best = best.min(node.prefix_rule);
-            if depth == path.len() {
-                best = best.min(node.end_rule);
-            }
-            if node.wild.0 != node.wild.1 {
-                match stack.get_mut(stacked) {
-                    Some(slot) => *slot = (index, depth as u32),
-                    None => overflow = true,
-                }
-                stacked += 1;
-            }
-            true
-        });
-        if stacked == 0 || best == 0 {
-            return self.rules.get(best as usize);
+    fn find(&self, path: &[u8]) -> Option<&Entry> {
+        if let Some(index) = self.index.get() {
+            return index.find::<false>(self, path, &mut 0);
         }
-        let set = pattern::byte_set(path);
-        if overflow {
-            self.walk(path, |node, _, depth| {
-                self.check_wild::<COUNT>(
-                    node, path, depth, set, &mut best, work,
-                )
-            });
-        } else {
-            for &(index, depth) in &stack[..stacked] {
-                let node = &self.nodes[index as usize];
-                if !self.check_wild::<COUNT>(
-                    node,
-                    path,
-                    depth as usize,
-                    set,
-                    &mut best,
-                    work,
-                ) {
-                    break;
-                }
-            }
+        let done = self.work.load(Ordering::Relaxed);
+        if done > self.busy {
+            return self
+                .with_index(|index| index.find::<false>(self, path, &mut 0));
         }
-        self.rules.get(best as usize)
+        let mut work = self.rules.len();
+        let found = self.scan(path, &mut work);
+        self.work.store(done.saturating_add(work), Ordering::Relaxed);
+        found
     }
 
-    /// Checks a node's wildcard rules that could beat `best`; returns
-    /// false once nothing can (`best` is 0).
+    /// The best matching rule, trying each in turn.
     #[inline]
-    fn check_wild<const COUNT: bool>(
-        &self,
-        node: &Node,
-        path: &[u8],
-        depth: usize,
-        set: u128,
-        best: &mut u32,
-        work: &mut u64,
-    ) -> bool {
-        let (start, end) = node.wild;
-        for group in &self.groups[start as usize..end as usize] {
-            if group.common & !set != 0 {
+    fn scan(&self, path: &[u8], work: &mut usize) -> Option<&Entry> {
+        let mut best: Option<&Entry> = None;
+        for rule in self.rules.iter() {
+            if best.is_some_and(|b| !rule.beats(b)) {
                 continue;
             }
-            let (start, end) = group.rules;
-            for w in &self.wild[start as usize..end as usize] {
-                if w.index >= *best {
-                    break;
-                }
-                if w.required & !set != 0 {
-                    if COUNT {
-                        *work += 1;
-                    }
-                    continue;
-                }
-                if COUNT {
-                    *work += (path.len() - depth) as u64 + 1;
-                }
-                if self.rules[w.index as usize]
-                    .tail
-                    .matches_wild(&path[depth..])
-                {
-                    *best = w.index;
-                    break;
-                }
+            if rule.matches(&self.text, path, work) {
+                best = Some(rule);
             }
         }
-        *best != 0
-    }
-
-    /// Visits the nodes whose label spells a prefix of `path`, from the
-    /// root down, with the length of that prefix, while `visit` says to go
-    /// on.
-    #[inline]
-    fn walk(
-        &self,
-        path: &[u8],
-        mut visit: impl FnMut(&Node, u32, usize) -> bool,
-    ) {
-        let text = &self.text;
-        let mut index = 0u32;
-        let mut node = &self.nodes[0];
-        let mut depth = 0usize;
-        loop {
-            if !visit(node, index, depth) {
-                return;
-            }
-            let Some(&next) = path.get(depth) else { return };
-            let (start, end) = (node.edges.0 as usize, node.edges.1 as usize);
-            let at = if node.dense == u32::MAX {
-                // Few children: a short scan of sorted bytes.
-                match self.edge_bytes[start..end]
-                    .iter()
-                    .position(|&b| b >= next)
-                {
-                    Some(at) if self.edge_bytes[start + at] == next => at,
-                    _ => return,
-                }
-            } else if next < 128 {
-                match self.dense.get(node.dense as usize + usize::from(next)) {
-                    Some(&at) if at != NO_EDGE => usize::from(at),
-                    _ => return,
-                }
-            } else {
-                return;
-            };
-            index = self.edge_targets[start + at];
-            let child = &self.nodes[index as usize];
-            let (off, len) = child.label;
-            let label = &text[off as usize..(off + len) as usize];
-            let rest = &path[depth..];
-            // Labels are short: a plain loop beats a call to memcmp.
-            if rest.len() < label.len()
-                || label.iter().zip(rest).any(|(a, b)| a != b)
-            {
-                return;
-            }
-            depth += label.len();
-            node = child;
-        }
+        best
     }
 }
 
@@ -669,185 +802,292 @@ impl fmt::Debug for Matcher {
         f.debug_struct("Matcher")
             .field("named", &self.named)
             .field("rules", &self.rules.len())
-            .field("nodes", &self.nodes.len())
+            .field("compiled", &self.is_compiled())
             .finish()
     }
 }
 
-/// What a matcher knows besides its rules.
-struct Extras {
-    named: bool,
-    crawl_delay: Option<f64>,
-    request_rate: Option<RequestRate>,
+/// A literal prefix of some rules, in the index.
+#[derive(Clone, Copy, Debug)]
+struct Prefix {
+    /// The `key` of its bytes, to compare without reading them.
+    key: u64,
+    /// Its bytes, in `Matcher::text`.
+    off: u32,
+    len: u32,
+    /// The longest other prefix that it starts with, or `NONE`.
+    parent: u32,
+    /// The best rule (by rank) that is exactly this prefix, and that is
+    /// this prefix and `$`; `NONE` if none.
+    literal: u32,
+    end: u32,
+    /// Where its wildcard rules start in `Index::wild_rank`; they end
+    /// where the next prefix's start.
+    wild: u32,
 }
 
-/// Nodes with more children than this get a dense table.
-const DENSE_FROM: usize = 8;
-/// No child for this byte, in a dense table.
-const NO_EDGE: u8 = u8::MAX;
-
-/// Builds the radix tree. Labels are stored in the matcher's text.
-struct Builder {
-    /// Plain trie first: children by byte, and rules per node.
-    children: Vec<Vec<(u8, usize)>>,
-    rules: Vec<Vec<u32>>,
+/// The index of a busy matcher.
+///
+/// Rules are ranked best first, so the smallest rank that matches
+/// decides. The literal prefixes are sorted: the one just before a path
+/// (or equal to it) shares the path's longest prefix among them, and the
+/// prefixes of the path are it or its ancestors (each prefix points to
+/// the longest other prefix it starts with). Rules whose prefix the path
+/// has are then decided by their tail: plain, `$`, or wildcard, the
+/// wildcard ones screened by the bytes they need.
+#[derive(Clone, Debug)]
+struct Index {
+    /// Rule positions in `Matcher::rules`, best first: by rank.
+    order: Box<[u32]>,
+    prefixes: Box<[Prefix]>,
+    /// The wildcard rules of each prefix, by rank, and the bytes (all
+    /// ASCII) each needs after its prefix.
+    wild_rank: Box<[u32]>,
+    wild_required: Box<[u128]>,
 }
 
-impl Builder {
-    fn build(
-        rules: Vec<Compiled>,
-        mut text: Vec<u8>,
-        extras: Extras,
-    ) -> Matcher {
-        let mut b = Builder {
-            children: alloc::vec![Vec::new()],
-            rules: alloc::vec![Vec::new()],
+impl Index {
+    fn build(rules: &[Entry], text: &[u8]) -> Index {
+        let mut order: Vec<u32> = (0..rules.len() as u32).collect();
+        // Best first, as `Entry::beats` orders them: no two rules are
+        // equal (lines differ, and a retry ranks below its rule).
+        order.sort_unstable_by_key(|&at| {
+            let r = &rules[at as usize];
+            (core::cmp::Reverse(r.priority()), !r.is_allow(), r.line)
+        });
+        // (prefix offset, prefix length, rank, tail, required bytes)
+        let mut items: Vec<(u32, u32, u32, Tail)> = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &at)| {
+                let rule = &rules[at as usize];
+                let (prefix, tail, _, _) = rule.parts(text);
+                (rule.off, prefix.len() as u32, rank as u32, tail)
+            })
+            .collect();
+        let bytes = |off: u32, len: u32| {
+            text.get(off as usize..(off + len) as usize).unwrap_or_default()
         };
-        for (index, rule) in rules.iter().enumerate() {
-            let off = rule.pattern.0 as usize;
-            let prefix = &text[off..off + rule.prefix_len as usize];
-            let mut node = 0;
-            for &byte in prefix {
-                node = b.child(node, byte);
-            }
-            b.rules[node].push(index as u32);
-        }
-        // Compress chains of nodes that have one child and no rules.
-        let mut nodes = Vec::new();
-        let mut edges = (Vec::new(), Vec::new(), Vec::new());
-        let mut wild = Vec::new();
-        let mut groups = Vec::new();
-        let mut label_text: Vec<u8> = Vec::new();
-        b.emit(
-            &rules,
-            &mut nodes,
-            &mut edges,
-            (&mut wild, &mut groups),
-            &mut label_text,
-        );
-        let (edge_bytes, edge_targets, dense) = edges;
-        let base = text.len() as u32;
-        // Labels are ASCII: they come from normalised patterns.
-        text.extend_from_slice(&label_text);
-        for node in &mut nodes {
-            node.label.0 += base;
-        }
-        Matcher {
-            rules: rules.into_boxed_slice(),
-            nodes: nodes.into_boxed_slice(),
-            edge_bytes: edge_bytes.into_boxed_slice(),
-            edge_targets: edge_targets.into_boxed_slice(),
-            dense: dense.into_boxed_slice(),
-            wild: wild.into_boxed_slice(),
-            groups: groups.into_boxed_slice(),
-            text,
-            named: extras.named,
-            first: None,
-            crawl_delay: extras.crawl_delay,
-            request_rate: extras.request_rate,
-        }
-    }
-
-    fn child(&mut self, node: usize, byte: u8) -> usize {
-        if let Some(&(_, c)) =
-            self.children[node].iter().find(|(b, _)| *b == byte)
-        {
-            return c;
-        }
-        let c = self.children.len();
-        self.children.push(Vec::new());
-        self.rules.push(Vec::new());
-        self.children[node].push((byte, c));
-        c
-    }
-
-    /// Emits the tree, compressing chains of nodes that have one child
-    /// and no rules. Done with an explicit stack: prefixes can be long.
-    fn emit(
-        &self,
-        rules: &[Compiled],
-        nodes: &mut Vec<Node>,
-        (edge_bytes, edge_targets, dense): &mut (Vec<u8>, Vec<u32>, Vec<u8>),
-        (wild, groups): (&mut Vec<WildRef>, &mut Vec<WildGroup>),
-        labels: &mut Vec<u8>,
-    ) {
-        // Each entry: (trie node, its label, the edge slot to fill).
-        let mut stack = alloc::vec![(0usize, Vec::new(), None::<usize>)];
-        while let Some((mut trie, mut label, slot)) = stack.pop() {
-            while slot.is_some()
-                && self.rules[trie].is_empty()
-                && self.children[trie].len() == 1
-            {
-                let (byte, child) = self.children[trie][0];
-                label.push(byte);
-                trie = child;
-            }
-            if let Some(slot) = slot {
-                edge_targets[slot] = nodes.len() as u32;
-            }
-            let label_span = (labels.len() as u32, label.len() as u32);
-            labels.extend_from_slice(&label);
-            let (mut prefix_rule, mut end_rule) = (u32::MAX, u32::MAX);
-            let mut here: Vec<(Option<u8>, u32)> = Vec::new();
-            for &index in &self.rules[trie] {
-                match &rules[index as usize].tail {
-                    Tail::None => prefix_rule = prefix_rule.min(index),
-                    Tail::End => end_rule = end_rule.min(index),
-                    tail @ Tail::Wild(_) => here.push((tail.anchor(), index)),
+        items.sort_unstable_by(|a, b| {
+            bytes(a.0, a.1).cmp(bytes(b.0, b.1)).then(a.2.cmp(&b.2))
+        });
+        let mut prefixes: Vec<Prefix> = Vec::with_capacity(items.len());
+        let mut wild_rank = Vec::with_capacity(items.len());
+        // The prefixes that the next one may start with, shortest first.
+        let mut open: Vec<u32> = Vec::new();
+        for (off, len, rank, tail) in items {
+            let this = bytes(off, len);
+            let same =
+                prefixes.last().is_some_and(|p| bytes(p.off, p.len) == this);
+            if !same {
+                if let Some(p) = prefixes.last() {
+                    finish_wild(rules, &order, text, &mut wild_rank, p.wild);
                 }
-            }
-            // Grouped by anchor byte, each group best first.
-            here.sort_unstable();
-            let groups_start = groups.len() as u32;
-            for chunk in here.chunk_by(|a, b| a.0 == b.0) {
-                let start = wild.len() as u32;
-                let mut common = u128::MAX;
-                for &(_, index) in chunk {
-                    let required = rules[index as usize].tail.required();
-                    common &= required;
-                    wild.push(WildRef { required, index });
+                while let Some(&top) = open.last() {
+                    let p = &prefixes[top as usize];
+                    if this.starts_with(bytes(p.off, p.len)) {
+                        break;
+                    }
+                    open.pop();
                 }
-                groups.push(WildGroup {
-                    common,
-                    rules: (start, wild.len() as u32),
+                let parent = open.last().copied().unwrap_or(NONE);
+                open.push(prefixes.len() as u32);
+                prefixes.push(Prefix {
+                    key: key(this),
+                    off,
+                    len,
+                    parent,
+                    literal: NONE,
+                    end: NONE,
+                    wild: wild_rank.len() as u32,
                 });
             }
-            let mut children = self.children[trie].clone();
-            children.sort_unstable();
-            let start = edge_targets.len();
-            for &(byte, child) in &children {
-                edge_bytes.push(byte);
-                edge_targets.push(0);
-                stack.push((
-                    child,
-                    alloc::vec![byte],
-                    Some(edge_targets.len() - 1),
-                ));
+            let Some(p) = prefixes.last_mut() else { continue };
+            match tail {
+                Tail::None => p.literal = p.literal.min(rank),
+                Tail::End => p.end = p.end.min(rank),
+                Tail::Wild => wild_rank.push(rank),
             }
-            let mut table = u32::MAX;
-            if children.len() > DENSE_FROM
-                && children.len() < usize::from(NO_EDGE)
-            {
-                table = dense.len() as u32;
-                dense.resize(dense.len() + 128, NO_EDGE);
-                for (at, &(byte, _)) in children.iter().enumerate() {
-                    // Patterns are normalised to ASCII, so every byte < 128.
-                    if let Some(slot) =
-                        dense.get_mut(table as usize + usize::from(byte))
-                    {
-                        *slot = at as u8;
+        }
+        if let Some(p) = prefixes.last() {
+            finish_wild(rules, &order, text, &mut wild_rank, p.wild);
+        }
+        let wild_required = wild_rank
+            .iter()
+            .map(|&rank| {
+                let rule = &rules[order[rank as usize] as usize];
+                let (_, _, after, _) = rule.parts(text);
+                pattern::byte_set(after) & !(1u128 << b'*')
+            })
+            .collect::<Vec<_>>();
+        Index {
+            order: order.into_boxed_slice(),
+            prefixes: prefixes.into_boxed_slice(),
+            wild_rank: wild_rank.into_boxed_slice(),
+            wild_required: wild_required.into_boxed_slice(),
+        }
+    }
+
+    fn heap_size(&self) -> usize {
+        self.order.len() * size_of::<u32>()
+            + self.prefixes.len() * size_of::<Prefix>()
+            + self.wild_rank.len() * size_of::<u32>()
+            + self.wild_required.len() * size_of::<u128>()
+    }
+
+    /// Where the wildcard rules of prefix `at` end.
+    #[inline]
+    fn wild_end(&self, at: usize) -> usize {
+        self.prefixes
+            .get(at + 1)
+            .map_or(self.wild_rank.len(), |p| p.wild as usize)
+    }
+
+    /// Returns the best matching rule, adding to `work` (when `COUNT` is
+    /// set) a unit per wildcard rule screened out by its bytes and, per
+    /// wildcard rule tried, the bytes it was tried on plus one.
+    #[inline]
+    fn find<'m, const COUNT: bool>(
+        &self,
+        matcher: &'m Matcher,
+        path: &[u8],
+        work: &mut u64,
+    ) -> Option<&'m Entry> {
+        let text = &matcher.text;
+        let bytes = |p: &Prefix| {
+            text.get(p.off as usize..(p.off + p.len) as usize)
+                .unwrap_or_default()
+        };
+        let path_key = key(path);
+        let at_most = |p: &Prefix| {
+            p.key < path_key || (p.key == path_key && tie(bytes(p), path))
+        };
+        // How many prefixes are at most the path: a branch-free binary
+        // search on the keys.
+        let prefixes = &self.prefixes[..];
+        let (mut base, mut size) = (0usize, prefixes.len());
+        while size > 1 {
+            let half = size / 2;
+            if at_most(&prefixes[base + half]) {
+                base += half;
+            }
+            size -= half;
+        }
+        let after =
+            base + usize::from(prefixes.get(base).is_some_and(at_most));
+        let mut at = after.checked_sub(1)? as u32;
+        // The longest prefix of the path is the nearest ancestor of `at`
+        // that is no longer than what `at` shares with the path.
+        let p = &self.prefixes[at as usize];
+        let shared =
+            bytes(p).iter().zip(path).take_while(|(a, b)| a == b).count();
+        while self.prefixes.get(at as usize)?.len as usize > shared {
+            at = self.prefixes[at as usize].parent;
+        }
+        let top = at;
+        let mut best = NONE;
+        let mut wild = false;
+        while let Some(p) = self.prefixes.get(at as usize) {
+            best = best.min(p.literal);
+            if p.len as usize == path.len() {
+                best = best.min(p.end);
+            }
+            wild |= p.wild as usize != self.wild_end(at as usize);
+            at = p.parent;
+        }
+        if wild && best != 0 {
+            let set = pattern::byte_set(path);
+            let mut at = top;
+            while let Some(p) = self.prefixes.get(at as usize) {
+                let rest = &path[p.len as usize..];
+                for k in p.wild as usize..self.wild_end(at as usize) {
+                    let rank = self.wild_rank[k];
+                    if rank >= best {
+                        break;
+                    }
+                    if self.wild_required[k] & !set != 0 {
+                        if COUNT {
+                            *work += 1;
+                        }
+                        continue;
+                    }
+                    if COUNT {
+                        *work += rest.len() as u64 + 1;
+                    }
+                    let rule =
+                        &matcher.rules[self.order[rank as usize] as usize];
+                    let (_, _, after, anchored) = rule.parts(text);
+                    if pattern::matches_after_star(after, anchored, rest) {
+                        best = rank;
+                        break;
                     }
                 }
+                if best == 0 {
+                    break;
+                }
+                at = p.parent;
             }
-            nodes.push(Node {
-                label: label_span,
-                edges: (start as u32, edge_targets.len() as u32),
-                dense: table,
-                prefix_rule,
-                end_rule,
-                wild: (groups_start, groups.len() as u32),
-            });
         }
+        let at = *self.order.get(best as usize)?;
+        matcher.rules.get(at as usize)
+    }
+}
+
+/// Keeps, among the wildcard rules of one prefix (`wild_rank[start..]`,
+/// by rank), only the best of those with the same tail: the others match
+/// exactly when it does and never win.
+fn finish_wild(
+    rules: &[Entry],
+    order: &[u32],
+    text: &[u8],
+    wild_rank: &mut Vec<u32>,
+    start: u32,
+) {
+    let start = start as usize;
+    if wild_rank.len() - start < 2 {
+        return;
+    }
+    let tail = |rank: u32| {
+        let (_, _, after, anchored) =
+            rules[order[rank as usize] as usize].parts(text);
+        (after, anchored)
+    };
+    let group = &mut wild_rank[start..];
+    group.sort_by(|&a, &b| tail(a).cmp(&tail(b)).then(a.cmp(&b)));
+    let mut kept = start;
+    for i in start..wild_rank.len() {
+        let rank = wild_rank[i];
+        if kept == start || tail(wild_rank[kept - 1]) != tail(rank) {
+            wild_rank[kept] = rank;
+            kept += 1;
+        }
+    }
+    wild_rank.truncate(kept);
+    wild_rank[start..].sort_unstable();
+}
+
+/// A value set once, shared between threads: `std`'s `OnceLock`.
+#[cfg(feature = "std")]
+type Once<T> = std::sync::OnceLock<T>;
+
+/// Without `std` there is no lock to set a value once safely: nothing is
+/// ever kept, and the callers fall back to building what they need.
+#[cfg(not(feature = "std"))]
+#[derive(Clone, Debug)]
+struct Once<T>(core::marker::PhantomData<T>);
+
+#[cfg(not(feature = "std"))]
+impl<T> Once<T> {
+    fn new() -> Self {
+        Once(core::marker::PhantomData)
+    }
+
+    fn get(&self) -> Option<&T> {
+        None
+    }
+
+    fn set(&self, value: T) -> Result<(), T> {
+        Err(value)
     }
 }
 
@@ -866,22 +1106,24 @@ impl coverage::Rules for Matcher {
             return;
         }
         let mut retry = Vec::new();
-        for rule in self.rules.iter() {
-            let (off, len) = rule.pattern;
-            let pat = self.span((off, len));
-            let go_on = if rule.via_index {
-                let keep = rule.priority as usize - 1;
-                retry.clear();
-                retry.extend_from_slice(&pat[..keep.min(pat.len())]);
-                retry.push(b'$');
-                f(&retry)
-            } else {
-                f(pat)
-            };
-            if !go_on {
-                return;
+        self.with_index(|index| {
+            for &at in index.order.iter() {
+                let rule = &self.rules[at as usize];
+                let pat = rule.pattern(&self.text);
+                let go_on = if rule.via_index() {
+                    let keep = (rule.cut & CUT) as usize;
+                    retry.clear();
+                    retry.extend_from_slice(&pat[..keep.min(pat.len())]);
+                    retry.push(b'$');
+                    f(&retry)
+                } else {
+                    f(pat)
+                };
+                if !go_on {
+                    return;
+                }
             }
-        }
+        });
     }
 
     fn verdict(&self, path: &[u8]) -> (bool, u64) {
@@ -890,10 +1132,100 @@ impl coverage::Rules for Matcher {
             return (self.first_decide(first, path).is_allowed(), work);
         }
         let mut work = path.len() as u64;
-        let allowed = match self.find_counted::<true>(path, &mut work) {
-            Some(r) => verdict::is_allowed_by(r.allow, r.priority as usize),
+        let found =
+            self.with_index(|index| index.find::<true>(self, path, &mut work));
+        let allowed = match found {
+            Some(r) => {
+                verdict::is_allowed_by(r.is_allow(), r.priority() as usize)
+            }
             None => true,
         };
         (allowed, work)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    fn body(rules: usize) -> String {
+        let mut s = String::from("user-agent: *\n");
+        for i in 0..rules {
+            s.push_str(&format!("disallow: /p{i}/*.pdf$\nallow: /p{i}/\n"));
+        }
+        s
+    }
+
+    #[test]
+    fn builds_its_index_once_busy() {
+        let body = body(50);
+        let robots = Robots::parse(body.as_bytes());
+        let matcher = robots.matcher(&["a"]);
+        let compiled = robots.matcher(&["a"]);
+        compiled.compile();
+        assert!(!matcher.is_compiled());
+        for i in 0..2_000 {
+            let url = format!("/p{}/x{}.pdf", i % 60, i % 3);
+            assert_eq!(matcher.decide(&url), compiled.decide(&url), "{url}");
+            if i == 0 {
+                assert!(!matcher.is_compiled(), "one check is not busy");
+            }
+        }
+        #[cfg(feature = "std")]
+        {
+            assert!(matcher.is_compiled());
+            assert!(matcher.heap_size() > robots.matcher(&["a"]).heap_size());
+        }
+        let copy = matcher.clone();
+        assert_eq!(copy.decide("/p7/a.pdf"), compiled.decide("/p7/a.pdf"));
+    }
+
+    /// The rules, and the index once built, stay within a small multiple
+    /// of the file, however the file is made.
+    #[test]
+    fn bounded_memory() {
+        let mut files: Vec<Vec<u8>> = Vec::new();
+        let mut s = String::from("user-agent:*\n");
+        for i in 0..3000 {
+            s.push_str(&format!("allow:/{i:x}\n"));
+        }
+        files.push(s.into_bytes());
+        let mut s = String::from("user-agent:*\n");
+        for i in 0..3000 {
+            s.push_str(&format!("allow:*{i:x}\n"));
+        }
+        files.push(s.into_bytes());
+        let mut s = String::from("user-agent:*\n");
+        for i in 0..3000 {
+            s.push_str(&format!("allow:/{i:x}/index.htm\n"));
+        }
+        files.push(s.into_bytes());
+        let mut s = String::from("user-agent:*\n");
+        for _ in 0..300 {
+            s.push_str("disallow:/");
+            s.push_str(&"*a".repeat(200));
+            s.push_str("b\n");
+        }
+        files.push(s.into_bytes());
+        let mut s = b"user-agent:*\n".to_vec();
+        for i in 0..3000u32 {
+            s.extend_from_slice(b"disallow:/\xff\xfe");
+            s.extend_from_slice(format!("{i:x}\n").as_bytes());
+        }
+        files.push(s);
+        for body in &files {
+            let robots = Robots::parse(body);
+            let matcher = robots.matcher(&["a"]);
+            matcher.compile();
+            let held = robots.heap_size() + matcher.heap_size();
+            assert!(
+                held <= 8 * body.len(),
+                "{held} bytes for {} ({:?}…)",
+                body.len(),
+                &body[..40]
+            );
+        }
     }
 }

@@ -1,9 +1,7 @@
 //! Rule patterns: normalisation (RFC 9309 §2.2.2) and matching (§2.2.3).
 
 use alloc::borrow::Cow;
-use alloc::boxed::Box;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use memchr::memmem;
 
@@ -129,7 +127,7 @@ pub(crate) fn matches_in(
     // Patterns are short: a loop beats a call to memchr.
     let star = pattern.iter().position(|&b| b == b'*');
     let first = &pattern[..star.unwrap_or(pattern.len())];
-    let Some(mut rest) = path.strip_prefix(first) else {
+    let Some(rest) = path.strip_prefix(first) else {
         return false;
     };
     let Some(star) = star else {
@@ -139,6 +137,22 @@ pub(crate) fn matches_in(
     if byte_set(after) & !(1u128 << b'*') & !path_set() != 0 {
         return false;
     }
+    matches_after_star(after, anchored, rest)
+}
+
+/// Returns true if and only if `rest`, the path after a pattern's literal
+/// prefix, matches `after`, the pattern after its first `*` (without a
+/// final `$`, which `anchored` stands for).
+///
+/// Each segment between `*`s is matched at its leftmost occurrence, which
+/// leaves the most room for the segments after it, so no choice is ever
+/// undone: the segments consume the path from left to right.
+#[inline]
+pub(crate) fn matches_after_star(
+    after: &[u8],
+    anchored: bool,
+    mut rest: &[u8],
+) -> bool {
     let mut segments = after.split(|&b| b == b'*');
     // `split` always yields at least one item.
     let Some(mut segment) = segments.next() else {
@@ -161,7 +175,7 @@ pub(crate) fn matches_in(
 }
 
 /// Splits a trailing `$` off a pattern: `(rest, true)` if there was one.
-fn split_anchor(pattern: &[u8]) -> (&[u8], bool) {
+pub(crate) fn split_anchor(pattern: &[u8]) -> (&[u8], bool) {
     match pattern.split_last() {
         Some((b'$', rest)) => (rest, true),
         _ => (pattern, false),
@@ -185,40 +199,11 @@ pub(crate) fn can_match(pattern: &[u8]) -> bool {
 /// Returns the length of the prefix to keep (up to and including the
 /// slash); the retried pattern is that prefix followed by `$`.
 pub(crate) fn index_fallback(pattern: &[u8]) -> Option<usize> {
+    if pattern.len() < b"/index.htm".len() {
+        return None;
+    }
     let slash = memchr::memrchr(b'/', pattern)?;
     pattern[slash..].starts_with(b"/index.htm").then_some(slash + 1)
-}
-
-/// A pattern compiled for repeated matching by a [`crate::Matcher`].
-///
-/// The literal prefix (everything before the first `*`, without a final
-/// `$`) is matched by the matcher's prefix tree; this holds what must be
-/// checked after it.
-#[derive(Clone, Debug)]
-pub(crate) enum Tail {
-    /// The pattern is a literal prefix: reaching it is a match.
-    None,
-    /// The pattern is a literal followed by `$`: the path must end here.
-    End,
-    /// The pattern has at least one `*` after its literal prefix.
-    Wild(Box<Wild>),
-}
-
-/// The segments after the first `*` of a pattern.
-#[derive(Clone, Debug)]
-pub(crate) struct Wild {
-    /// Segments between `*`s that must occur in order, each found at its
-    /// leftmost position. Empty segments are dropped.
-    middle: Box<[memmem::Finder<'static>]>,
-    /// The last segment (after the last `*`).
-    last: Box<[u8]>,
-    /// A finder for `last`, used when the pattern is not anchored.
-    last_finder: Option<memmem::Finder<'static>>,
-    /// True if the pattern ended with `$`.
-    anchored: bool,
-    /// The set of bytes (all ASCII) that the segments need: a path that
-    /// lacks one of them cannot match, whatever its order.
-    required: u128,
 }
 
 /// The set of bytes in `bytes`, one bit per ASCII byte. A byte ≥ 0x80
@@ -239,106 +224,6 @@ static BIT: [u128; 256] = {
     }
     table
 };
-
-/// Splits a pattern into its literal prefix length and its compiled tail.
-pub(crate) fn compile(pattern: &[u8]) -> (usize, Tail) {
-    let (body, anchored) = split_anchor(pattern);
-    let Some(star) = memchr::memchr(b'*', body) else {
-        return (body.len(), if anchored { Tail::End } else { Tail::None });
-    };
-    let mut segments: Vec<&[u8]> =
-        body[star + 1..].split(|&b| b == b'*').collect();
-    // `split` yields at least one item, so `pop` cannot fail.
-    let last = segments.pop().unwrap_or_default();
-    let middle: Box<[_]> = segments
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .map(|s| memmem::Finder::new(s).into_owned())
-        .collect();
-    if middle.is_empty() && last.is_empty() && !anchored {
-        // `prefix*`, `prefix**`: the same set as the literal prefix.
-        return (star, Tail::None);
-    }
-    let last_finder = (!anchored && !last.is_empty())
-        .then(|| memmem::Finder::new(last).into_owned());
-    let required = byte_set(&body[star + 1..]) & !(1u128 << b'*');
-    let wild =
-        Wild { middle, last: last.into(), last_finder, anchored, required };
-    (star, Tail::Wild(Box::new(wild)))
-}
-
-impl Tail {
-    /// Returns true if the rest of the path, after the literal prefix,
-    /// satisfies this tail.
-    #[cfg(test)]
-    pub(crate) fn matches(&self, rest: &[u8]) -> bool {
-        self.required() & !byte_set(rest) == 0 && self.matches_wild(rest)
-    }
-
-    /// The bytes a wildcard tail needs (see `Wild::required`); 0 for the
-    /// literal tails.
-    pub(crate) fn required(&self) -> u128 {
-        match self {
-            Tail::Wild(wild) => wild.required,
-            _ => 0,
-        }
-    }
-
-    /// The anchor byte of a wildcard tail (see `Wild::anchor`).
-    pub(crate) fn anchor(&self) -> Option<u8> {
-        match self {
-            Tail::Wild(wild) => wild.anchor(),
-            _ => None,
-        }
-    }
-
-    /// Checks a wildcard tail whose byte set has already been checked.
-    #[inline]
-    pub(crate) fn matches_wild(&self, rest: &[u8]) -> bool {
-        match self {
-            Tail::Wild(wild) => wild.matches(rest),
-            Tail::None => true,
-            Tail::End => rest.is_empty(),
-        }
-    }
-}
-
-impl Wild {
-    fn matches(&self, mut rest: &[u8]) -> bool {
-        for finder in self.middle.iter() {
-            match find(finder, rest) {
-                Some(at) => rest = &rest[at + finder.needle().len()..],
-                None => return false,
-            }
-        }
-        if self.anchored {
-            rest.ends_with(&self.last)
-        } else {
-            match &self.last_finder {
-                Some(finder) => find(finder, rest).is_some(),
-                None => true,
-            }
-        }
-    }
-
-    /// The first byte of the first segment the path must contain, if any.
-    pub(crate) fn anchor(&self) -> Option<u8> {
-        match self.middle.first() {
-            Some(f) => f.needle().first().copied(),
-            None => self.last.first().copied(),
-        }
-    }
-}
-
-/// Finds `finder`'s needle in `hay`. Most paths are short, and for them a
-/// plain scan costs less than setting up the vectorised search.
-#[inline]
-fn find(finder: &memmem::Finder<'_>, hay: &[u8]) -> Option<usize> {
-    if hay.len() > SHORT {
-        return finder.find(hay);
-    }
-    find_short(hay, finder.needle())
-}
 
 /// Haystacks up to this long are searched with a plain scan.
 const SHORT: usize = 64;
@@ -373,15 +258,26 @@ fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// The reference's reading, recursively: `*` tries every length.
+    fn naive(pattern: &[u8], path: &[u8]) -> bool {
+        match pattern.split_first() {
+            None => true,
+            Some((b'$', [])) => path.is_empty(),
+            Some((b'*', rest)) => {
+                (0..=path.len()).any(|i| naive(rest, &path[i..]))
+            }
+            Some((b, rest)) => {
+                path.first() == Some(b) && naive(rest, &path[1..])
+            }
+        }
+    }
+
     macro_rules! m {
         ($pat:expr, $path:expr) => {{
-            let (p, tail) = compile($pat.as_bytes());
-            let path: &[u8] = $path.as_bytes();
-            let compiled = path.len() >= p
-                && path[..p] == $pat.as_bytes()[..p]
-                && tail.matches(&path[p..]);
-            let plain = matches($pat.as_bytes(), path);
-            assert_eq!(compiled, plain, "{:?} vs {:?}", $pat, $path);
+            let (pat, path): (&[u8], &[u8]) =
+                ($pat.as_bytes(), $path.as_bytes());
+            let plain = matches(pat, path);
+            assert_eq!(plain, naive(pat, path), "{:?} vs {:?}", $pat, $path);
             plain
         }};
     }

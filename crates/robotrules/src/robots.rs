@@ -175,7 +175,9 @@ impl Robots {
     }
 
     /// Returns a matcher for the crawler known by the given names, for
-    /// fast repeated checks.
+    /// any number of checks: it is ready at about the cost of copying the
+    /// crawler's rules, and indexes them once its checks prove busy (see
+    /// [`Matcher`]).
     ///
     /// The groups that apply are merged once (RFC 9309 §2.2.1): every group that
     /// names one of `agents`, or, if none does, every `*` group. An empty

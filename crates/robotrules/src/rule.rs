@@ -83,6 +83,11 @@ impl<'a> Rule<'a> {
         core::str::from_utf8(self.pattern).unwrap_or_default()
     }
 
+    /// The normalised pattern's bytes.
+    pub(crate) fn pattern_bytes(&self) -> &'a [u8] {
+        self.pattern
+    }
+
     /// The value as written in the file (trimmed, comment removed).
     pub fn as_written(&self) -> &'a [u8] {
         self.written

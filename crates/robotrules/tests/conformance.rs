@@ -23,7 +23,15 @@ fn allowance() {
         // verdict and on the deciding line.
         let one_line = robots.decide(&[agent], url).rule().map(|r| r.line());
         let many_line = decision.rule().map(|r| r.line());
-        if one != want || many.is_allowed(url) != want || one_line != many_line
+        // And so must the matcher once it has built its index.
+        let compiled = robots.matcher(&[agent]);
+        compiled.compile();
+        let compiled_line = compiled.decide(url).rule().map(|r| r.line());
+        if one != want
+            || many.is_allowed(url) != want
+            || compiled.is_allowed(url) != want
+            || one_line != many_line
+            || one_line != compiled_line
         {
             failures.push(format!(
                 "{}: want {want}, one-shot {one}, matcher {}, lines {one_line:?} \

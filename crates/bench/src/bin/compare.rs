@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use robotrules_bench::{
-    corpus, file, median, urls, Count, CHECKS_FILE, TYPICAL_FILE,
+    corpus, crawl, file, median, urls, Count, Site, CHECKS_FILE, TYPICAL_FILE,
 };
 
 const AGENT: &str = "Googlebot";
@@ -67,9 +67,147 @@ fn workload(
     );
 }
 
+/// Runs every contender once per round, in turn; returns the median
+/// seconds of each.
+fn seconds(rounds: usize, cs: &mut [Contender<'_>]) -> Vec<f64> {
+    for _ in 0..rounds {
+        for c in cs.iter_mut() {
+            let t = Instant::now();
+            black_box((c.run)());
+            c.rates.push(t.elapsed().as_secs_f64());
+        }
+    }
+    cs.iter_mut().map(|c| median(&mut c.rates)).collect()
+}
+
+/// The URLs per file of the crawler workload; larger `N` cycle through
+/// them.
+const UNIQUE_URLS: usize = 256;
+
+/// A broad-to-deep crawl: every fourth file of the corpus parsed, then
+/// `N` of its URLs checked, for each `N`. Prints one table of median
+/// times per round.
+fn crawler(rounds: usize, only: Option<usize>) {
+    let sites = crawl(UNIQUE_URLS);
+    let bytes: usize = sites.iter().map(|s| s.body.len()).sum();
+    println!(
+        "\n### (d) The crawler workload: {} files (every 4th), {:.1} MB; per file: parse, then N checks of URLs made from its own rules ({UNIQUE_URLS} distinct per file, cycled), {AGENT}\n",
+        sites.len(),
+        bytes as f64 / 1e6
+    );
+    println!("| N | robotrules (`matcher`) | robotrules (`Robots::is_allowed`) | robotstxt 0.3 | texting_robots 0.2 | robotxt 0.7 (given paths) | fastest peer ÷ robotrules | rounds |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let ns = [1usize, 10, 100, 1_000, 10_000];
+    for n in ns.into_iter().filter(|n| only.is_none_or(|o| o == *n)) {
+        let url = |s: &'_ Site, i: usize| -> usize { i % s.urls.len() };
+        let sites = &sites;
+        let mut cs = vec![contender("robotrules (matcher)", move || {
+            let mut allowed = 0usize;
+            for s in sites {
+                let robots = robotrules::Robots::parse(black_box(&s.body));
+                let matcher = robots.matcher(&[AGENT]);
+                for i in 0..n {
+                    allowed +=
+                        usize::from(matcher.is_allowed(&s.urls[url(s, i)]));
+                }
+            }
+            allowed as f64
+        })];
+        // One-shot checks and robotstxt (which re-parses the file for
+        // every check) only where they are meant to be used.
+        let one_shot = n <= 10;
+        if one_shot {
+            cs.push(contender("robotrules (is_allowed)", move || {
+                let mut allowed = 0usize;
+                for s in sites {
+                    let robots = robotrules::Robots::parse(black_box(&s.body));
+                    for i in 0..n {
+                        allowed += usize::from(
+                            robots.is_allowed(AGENT, &s.urls[url(s, i)]),
+                        );
+                    }
+                }
+                allowed as f64
+            }));
+            cs.push(contender("robotstxt 0.3", move || {
+                let mut allowed = 0usize;
+                for s in sites {
+                    for i in 0..n {
+                        allowed += usize::from(
+                            robotstxt::DefaultMatcher::default()
+                                .one_agent_allowed_by_robots(
+                                    black_box(&s.text),
+                                    AGENT,
+                                    &s.urls[url(s, i)],
+                                ),
+                        );
+                    }
+                }
+                allowed as f64
+            }));
+        }
+        cs.push(contender("texting_robots 0.2", move || {
+            let mut allowed = 0usize;
+            for s in sites {
+                if let Ok(r) =
+                    texting_robots::Robot::new(AGENT, black_box(&s.body))
+                {
+                    for i in 0..n {
+                        allowed += usize::from(r.allowed(&s.urls[url(s, i)]));
+                    }
+                }
+            }
+            allowed as f64
+        }));
+        cs.push(contender("robotxt 0.7", move || {
+            let mut allowed = 0usize;
+            for s in sites {
+                let r = robotxt::Robots::parse(black_box(&s.body), AGENT);
+                for i in 0..n {
+                    allowed += usize::from(r.is_allowed(&s.paths[url(s, i)]));
+                }
+            }
+            allowed as f64
+        }));
+        let r = match n {
+            10_000 => rounds.min(3),
+            1_000 => rounds.min(5),
+            _ => rounds,
+        };
+        let t = seconds(r, &mut cs);
+        let ms = |name: &str| {
+            cs.iter()
+                .position(|c| c.name.starts_with(name))
+                .map(|i| t[i] * 1e3)
+        };
+        let cell = |v: Option<f64>| {
+            v.map_or("—".to_string(), |v| format!("{v:.1} ms"))
+        };
+        let ours = ms("robotrules (matcher)").unwrap_or(f64::NAN);
+        let peers = ["robotstxt", "texting_robots", "robotxt"];
+        let fastest =
+            peers.iter().filter_map(|p| ms(p)).fold(f64::INFINITY, f64::min);
+        println!(
+            "| {n} | {} | {} | {} | {} | {} | **{:.2}×** | {r} |",
+            cell(Some(ours)),
+            cell(ms("robotrules (is_allowed)")),
+            cell(ms("robotstxt")),
+            cell(ms("texting_robots")),
+            cell(ms("robotxt")),
+            fastest / ours
+        );
+    }
+}
+
 fn main() {
     let rounds: usize =
         std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
+    // `compare ROUNDS crawl [N]`: only the crawler workload.
+    if std::env::args().nth(2).as_deref() == Some("crawl") {
+        let only = std::env::args().nth(3).and_then(|n| n.parse().ok());
+        crawler(rounds, only);
+        return;
+    }
     let files = corpus();
     let texts: Vec<String> = files
         .iter()
@@ -91,6 +229,46 @@ fn main() {
                 bytes
             }),
             contender("robotstxt 0.3", || {
+                let mut count = Count::default();
+                for t in &texts {
+                    robotstxt::parse_robotstxt(black_box(t), &mut count);
+                }
+                black_box(count.0);
+                bytes
+            }),
+            contender("texting_robots 0.2", || {
+                for (_, b) in &files {
+                    let _ = black_box(texting_robots::Robot::new(
+                        AGENT,
+                        black_box(b),
+                    ));
+                }
+                bytes
+            }),
+            contender("robotxt 0.7", || {
+                for (_, b) in &files {
+                    let _ =
+                        black_box(robotxt::Robots::parse(black_box(b), AGENT));
+                }
+                bytes
+            }),
+        ],
+    );
+
+    workload(
+        "(a′) Parse plus getting ready to check, for one agent, the whole real corpus",
+        "MB/s",
+        1e6,
+        rounds,
+        vec![
+            contender("robotrules (parse + matcher)", || {
+                for (_, b) in &files {
+                    let robots = robotrules::Robots::parse(black_box(b));
+                    black_box(robots.matcher(&[AGENT]));
+                }
+                bytes
+            }),
+            contender("robotstxt 0.3 (parse only)", || {
                 let mut count = Count::default();
                 for t in &texts {
                     robotstxt::parse_robotstxt(black_box(t), &mut count);
@@ -240,4 +418,6 @@ fn main() {
             }),
         ],
     );
+
+    crawler(rounds, None);
 }

@@ -52,10 +52,20 @@ fn retained<T>(make: impl FnOnce() -> T) -> (usize, T) {
     ((after - before).max(0) as usize, value)
 }
 
+/// The median, 90th percentile and maximum of some figures.
+fn spread(values: &mut [f64]) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let p90 = values[values.len() * 9 / 10];
+    let max = values[values.len() - 1];
+    (median(values), p90, max)
+}
+
 fn main() {
     let files = corpus();
     let mut ratios: [Vec<f64>; 3] = Default::default();
     let mut bytes: [Vec<f64>; 3] = Default::default();
+    // robotrules: parsed, parsed + ready matcher, parsed + indexed matcher.
+    let mut ready: [Vec<f64>; 3] = Default::default();
     let mut sizes = Vec::new();
     let mut self_report_mismatch = 0usize;
     for (_, body) in &files {
@@ -67,6 +77,16 @@ fn main() {
         if ours != robots.heap_size() {
             self_report_mismatch += 1;
         }
+        let (matcher, m) = retained(|| robots.matcher(&["Googlebot"]));
+        let (index, ()) = retained(|| m.compile());
+        if matcher + index != m.heap_size() {
+            self_report_mismatch += 1;
+        }
+        let size = body.len() as f64;
+        ready[0].push(ours as f64 / size);
+        ready[1].push((ours + matcher) as f64 / size);
+        ready[2].push((ours + matcher + index) as f64 / size);
+        drop(m);
         let (texting, t) =
             retained(|| texting_robots::Robot::new("Googlebot", body).ok());
         let (rx, r) = retained(|| robotxt::Robots::parse(body, "Googlebot"));
@@ -102,4 +122,37 @@ fn main() {
     }
     println!("\nrobotstxt 0.3 keeps no parsed form: it re-parses the body (which the caller keeps) on every check.");
     println!("robotrules' own heap_size() disagreed with the allocator on {self_report_mismatch} files.");
+
+    println!("\n#### robotrules: the parsed file plus a matcher for Googlebot, ÷ file size\n");
+    println!("| what is held | median | p90 | max |");
+    println!("|---|---:|---:|---:|");
+    let what = [
+        "parsed file",
+        "parsed file + ready matcher",
+        "parsed file + matcher with its index",
+    ];
+    for (name, values) in what.iter().zip(&mut ready) {
+        let (m, p90, max) = spread(values);
+        println!("| {name} | {m:.2} | {p90:.2} | {max:.2} |");
+    }
+
+    println!("\n#### Hostile files: parsed file plus a matcher with its index (`*` group)\n");
+    println!(
+        "| file | size | parsed | + ready matcher | + index | ÷ file size |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (name, body) in robotrules_bench::hostile_files() {
+        let (parsed, robots) = retained(|| robotrules::Robots::parse(&body));
+        let (ready, m) = retained(|| robots.matcher(&["Googlebot"]));
+        let (index, ()) = retained(|| m.compile());
+        let total = parsed + ready + index;
+        println!(
+            "| {name} | {} | {} | {} | {} | {:.2} |",
+            body.len(),
+            parsed,
+            ready,
+            index,
+            total as f64 / body.len() as f64
+        );
+    }
 }

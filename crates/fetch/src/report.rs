@@ -1,0 +1,184 @@
+//! A [`Fetch`] as tools show it: [`Report`].
+
+use std::time::SystemTime;
+
+use robotrules::Robots;
+
+use crate::policy::{self, Timing};
+use crate::{Fetch, Hop, Outcome, DEFAULT_LIFETIME};
+
+/// Everything a person (or a JSON consumer) wants to know about a fetch of
+/// a robots.txt: each request and its status, the bytes read and whether
+/// the 500 KiB cap cut the body, how long the result may be kept or when
+/// to ask again, the outcome and what it means for crawlers (RFC 9309
+/// §2.3.1), and a summary of the rules.
+///
+/// This is the shape of `robotrules fetch --json`. With the `serde`
+/// feature it serializes with these field names, in this order; times are
+/// HTTP dates (`Sun, 22 Nov 2026 11:18:53 GMT`).
+///
+/// # Example
+///
+/// ```
+/// use std::time::SystemTime;
+/// use robotrules_fetch::{Authority, Fetch, Report, Response};
+///
+/// let site = Authority::of("https://example.com/a")?;
+/// let fetch = Fetch::new(&site, Ok(Response::new(503, Vec::new()).header("retry-after", "60")));
+/// let report = Report::new(&fetch, SystemTime::now());
+/// assert_eq!(report.outcome, "unreachable (503)");
+/// assert_eq!(report.access, "disallow-all");
+/// assert_eq!(report.cache_lifetime_seconds, None);
+/// assert_eq!(report.hops[0].request, "GET https://example.com/robots.txt");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Report {
+    /// The authority whose robots.txt this is (`https://example.com`).
+    pub authority: String,
+    /// The URL of its robots.txt.
+    pub robots_url: String,
+    /// Each request in order, redirects first.
+    pub hops: Vec<HopReport>,
+    /// The bytes of the body read (at most 500 KiB).
+    pub bytes_read: usize,
+    /// True if and only if the body was longer than 500 KiB and the rest
+    /// was not read (RFC 9309 §2.5).
+    pub truncated: bool,
+    /// How long the result may be cached, in seconds (`None` when the
+    /// robots.txt is unreachable: then `next_fetch` says when to retry).
+    pub cache_lifetime_seconds: Option<u64>,
+    /// When the server's `Retry-After` asks to come back, if it sent one.
+    pub retry_after: Option<String>,
+    /// When a crawler should fetch the robots.txt again.
+    pub next_fetch: String,
+    /// What the fetch came to: `available`, `unavailable (404)`,
+    /// `unreachable (503)`, … ([`Outcome::describe`]).
+    pub outcome: String,
+    /// What it means: `obey`, `allow-all` or `disallow-all`
+    /// ([`Access::as_str`](crate::Access::as_str)).
+    pub access: &'static str,
+    /// The same, as a sentence for people ([`Access::describe`](crate::Access::describe)).
+    pub verdict: &'static str,
+    /// The rules fetched, counted; `None` unless the outcome is
+    /// available.
+    pub summary: Option<Summary>,
+}
+
+/// One request of a fetch, as a [`Report`] shows it.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct HopReport {
+    /// The request as people read it: `GET https://…/robots.txt`, or
+    /// `RETR /robots.txt on ftp://…`.
+    pub request: String,
+    /// The URL requested.
+    pub url: String,
+    /// The status (an FTP reply code for `ftp://`), if a response came.
+    pub status: Option<u16>,
+}
+
+/// What a fetched robots.txt holds, counted.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Summary {
+    /// Lines.
+    pub lines: usize,
+    /// Groups.
+    pub groups: usize,
+    /// `allow` and `disallow` rules.
+    pub rules: usize,
+    /// `sitemap` lines.
+    pub sitemaps: usize,
+    /// Other directives the parser recognised as key-value lines.
+    pub other_directives: usize,
+}
+
+impl Summary {
+    /// Counts the parts of `robots`.
+    pub fn of(robots: &Robots) -> Summary {
+        Summary {
+            lines: robots.line_count(),
+            groups: robots.groups().count(),
+            rules: robots.groups().map(|g| g.rules().count()).sum(),
+            sitemaps: robots.sitemaps().count(),
+            other_directives: robots.unknown_directives().count(),
+        }
+    }
+}
+
+impl HopReport {
+    /// The hop as reported.
+    pub fn new(hop: &Hop) -> HopReport {
+        let request = match hop.url.strip_suffix("/robots.txt") {
+            Some(site) if hop.url.starts_with("ftp://") => {
+                format!("RETR /robots.txt on {site}")
+            }
+            _ => format!("GET {}", hop.url),
+        };
+        HopReport { request, url: hop.url.clone(), status: hop.status }
+    }
+}
+
+impl Report {
+    /// Reports `fetch`, made just before `now`, with the default
+    /// [`Timing`] and [`DEFAULT_LIFETIME`].
+    pub fn new(fetch: &Fetch, now: SystemTime) -> Report {
+        let access = policy::access(&fetch.outcome);
+        let (lifetime, next_fetch) = match &fetch.outcome {
+            Outcome::Unreachable(reason) => {
+                let at =
+                    Timing::default().retry_at(reason, fetch.retry_after, now);
+                (None, at)
+            }
+            _ => {
+                let keep =
+                    policy::lifetime(&fetch.cache_control, DEFAULT_LIFETIME);
+                (Some(keep.as_secs()), now + keep)
+            }
+        };
+        let summary = match &fetch.outcome {
+            Outcome::Available(robots) => Some(Summary::of(robots)),
+            _ => None,
+        };
+        Report {
+            authority: fetch.authority.to_string(),
+            robots_url: fetch.authority.robots_url(),
+            hops: fetch.hops.iter().map(HopReport::new).collect(),
+            bytes_read: fetch.bytes_read,
+            truncated: fetch.truncated,
+            cache_lifetime_seconds: lifetime,
+            retry_after: fetch
+                .retry_after
+                .map(|r| httpdate::fmt_http_date(r.at(now))),
+            next_fetch: httpdate::fmt_http_date(next_fetch),
+            outcome: fetch.outcome.describe(),
+            access: access.as_str(),
+            verdict: access.describe(),
+            summary,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_named_by_protocol() {
+        let ftp = Hop::new("ftp://127.0.0.1:2121/robots.txt", Some(226));
+        assert_eq!(
+            HopReport::new(&ftp).request,
+            "RETR /robots.txt on ftp://127.0.0.1:2121"
+        );
+        let http = Hop::new("https://example.com/robots.txt", Some(200));
+        assert_eq!(
+            HopReport::new(&http).request,
+            "GET https://example.com/robots.txt"
+        );
+    }
+}

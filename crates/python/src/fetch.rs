@@ -1,0 +1,566 @@
+//! The RFC 9309 access method of `robotrules-fetch`: a blocking fetch, a
+//! blocking cache, and the sans-IO policy for crawlers with their own
+//! HTTP client.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use robotrules_fetch::policy::{self, Access};
+use robotrules_fetch::url::Url;
+use robotrules_fetch::{
+    Authority, CacheConfig, Fetch, Fetcher, FetcherConfig, Outcome, Reason,
+    Response, RobotsCache, Verdict,
+};
+
+use crate::convert::{self, slices};
+use crate::robots::{PyDecision, PyRobots};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyFetchResult>()?;
+    m.add_class::<PyCache>()?;
+    m.add_class::<PyCacheVerdict>()?;
+    m.add_function(wrap_pyfunction!(fetch, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(robots_url, m)?)?;
+    m.add_function(wrap_pyfunction!(is_exempt, m)?)?;
+    m.add("MAX_BODY", robotrules_fetch::MAX_BODY)?;
+    m.add("MAX_REDIRECTS", robotrules_fetch::MAX_REDIRECTS)?;
+    m.add(
+        "DEFAULT_LIFETIME",
+        robotrules_fetch::DEFAULT_LIFETIME.as_secs_f64(),
+    )?;
+    Ok(())
+}
+
+/// The async runtime for blocking calls, one per process: a runtime's
+/// threads do not survive `fork` (multiprocessing, Spark workers), so a
+/// child makes its own.
+fn runtime() -> PyResult<Arc<tokio::runtime::Runtime>> {
+    static RUNTIME: Mutex<Option<(u32, Arc<tokio::runtime::Runtime>)>> =
+        Mutex::new(None);
+    let pid = std::process::id();
+    let mut slot = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((owner, rt)) = slot.as_ref() {
+        if *owner == pid {
+            return Ok(Arc::clone(rt));
+        }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("robotrules-fetch")
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            PyRuntimeError::new_err(format!("cannot start the runtime: {e}"))
+        })?;
+    let rt = Arc::new(rt);
+    // A runtime inherited through fork is leaked, not dropped: dropping
+    // it would wait for threads that do not exist in this process.
+    if let Some((_, old)) = slot.replace((pid, Arc::clone(&rt))) {
+        std::mem::forget(old);
+    }
+    Ok(rt)
+}
+
+/// An absolute `http`, `https` or `ftp` URL argument.
+fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
+    let text = convert::text(obj, name)?;
+    let url = Url::parse(&text).map_err(|e| {
+        PyValueError::new_err(format!(
+            "{name} must be an absolute URL (http, https or ftp): {text:?}: {e}"
+        ))
+    })?;
+    let authority = Authority::of_url(&url)
+        .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+    Ok((url, authority))
+}
+
+fn seconds(obj: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
+    match obj {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 => {
+            Ok(Some(Duration::from_secs_f64(s)))
+        }
+        Some(s) => Err(PyValueError::new_err(format!(
+            "{name} must be a positive number of seconds, not {s}"
+        ))),
+    }
+}
+
+fn fetcher(
+    user_agent: Option<String>,
+    timeout: Option<f64>,
+) -> PyResult<Fetcher> {
+    let mut config = FetcherConfig::default();
+    if let Some(ua) = user_agent {
+        config = config.user_agent(ua);
+    }
+    if let Some(t) = seconds(timeout, "timeout")? {
+        config = config.timeout(t).connect_timeout(t);
+    }
+    config.build().map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+fn access_name(access: Access) -> &'static str {
+    match access {
+        Access::Obey => "obey",
+        Access::AllowAll => "allow-all",
+        _ => "disallow-all",
+    }
+}
+
+/// What fetching a robots.txt came to, judged by RFC 9309: the status
+/// class, the rules if there are any, and how long to keep the result.
+#[pyclass(frozen, name = "FetchResult", module = "robotrules._native")]
+pub(crate) struct PyFetchResult {
+    robots_url: String,
+    access: Access,
+    outcome: String,
+    status: Option<u16>,
+    robots: Option<PyRobots>,
+    lifetime: f64,
+    truncated: bool,
+    bytes_read: usize,
+    hops: Vec<(String, Option<u16>)>,
+}
+
+impl PyFetchResult {
+    fn of(fetch: Fetch, now: SystemTime) -> PyFetchResult {
+        let access = policy::access(&fetch.outcome);
+        let lifetime = match &fetch.outcome {
+            Outcome::Unreachable(reason) => policy::Timing::default()
+                .retry_at(reason, fetch.retry_after, now)
+                .duration_since(now)
+                .unwrap_or_default(),
+            _ => policy::lifetime(
+                &fetch.cache_control,
+                robotrules_fetch::DEFAULT_LIFETIME,
+            ),
+        };
+        let robots = match &fetch.outcome {
+            Outcome::Available(robots) => Some(PyRobots {
+                robots: Arc::clone(robots),
+                body: fetch.body.clone().into(),
+            }),
+            _ => None,
+        };
+        PyFetchResult {
+            robots_url: fetch.authority.robots_url(),
+            access,
+            outcome: fetch.outcome.describe(),
+            status: fetch.hops.last().and_then(|h| h.status),
+            robots,
+            lifetime: lifetime.as_secs_f64(),
+            truncated: fetch.truncated,
+            bytes_read: fetch.bytes_read,
+            hops: fetch.hops.into_iter().map(|h| (h.url, h.status)).collect(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyFetchResult {
+    /// The robots.txt URL of the site (`scheme://host[:port]/robots.txt`).
+    #[getter]
+    fn url(&self) -> String {
+        self.robots_url.clone()
+    }
+
+    /// What it means for crawlers: `"obey"` (a file was fetched: obey its
+    /// rules), `"allow-all"` (no robots.txt: a 4xx other than 429, or
+    /// too many redirects) or `"disallow-all"` (unreachable: 429, 5xx,
+    /// network failure). RFC 9309 §2.3.1.
+    #[getter]
+    fn access(&self) -> &'static str {
+        access_name(self.access)
+    }
+
+    /// A short description: `available`, `unavailable (404)`,
+    /// `unreachable (503)`, `unreachable (timeout)`, ...
+    #[getter]
+    fn outcome(&self) -> String {
+        self.outcome.clone()
+    }
+
+    /// The final response's status, or `None` if none came.
+    #[getter]
+    fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// The parsed rules when `access` is `"obey"`, else `None`.
+    #[getter]
+    fn robots(&self) -> Option<PyRobots> {
+        self.robots.as_ref().map(PyRobots::clone_ref)
+    }
+
+    /// How long the result may be used, in seconds: the cache lifetime
+    /// (at most 24 h, less with `Cache-Control`), or for an unreachable
+    /// site the time until it should be asked again (`Retry-After`, 5
+    /// minutes after a 503, else 1 hour).
+    #[getter]
+    fn lifetime(&self) -> f64 {
+        self.lifetime
+    }
+
+    /// True if and only if the body was longer than 500 KiB and was cut.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The body bytes read.
+    #[getter]
+    fn bytes_read(&self) -> usize {
+        self.bytes_read
+    }
+
+    /// Each request made, `(url, status or None)`, redirects first.
+    #[getter]
+    fn hops(&self) -> Vec<(String, Option<u16>)> {
+        self.hops.clone()
+    }
+
+    /// Returns True if and only if the crawler `agents` may fetch `url`
+    /// by this result: `/robots.txt` itself always; otherwise the rules
+    /// when there are some (matched against the URL as it will be
+    /// requested), everything when there is no robots.txt, nothing when
+    /// it is unreachable.
+    fn is_allowed(
+        &self,
+        agents: &Bound<'_, PyAny>,
+        url: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let names = convert::agents(agents, "agents")?;
+        let (url, _) = site_url(url, "url")?;
+        Ok(self.verdict(&slices(&names), &url).0)
+    }
+
+    /// As `is_allowed`, with the deciding rule: a `Decision`.
+    fn decide(
+        &self,
+        agents: &Bound<'_, PyAny>,
+        url: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyDecision>> {
+        let names = convert::agents(agents, "agents")?;
+        let (url, _) = site_url(url, "url")?;
+        Ok(self.verdict(&slices(&names), &url).1)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<FetchResult {}: {} ({})>",
+            self.robots_url,
+            self.outcome,
+            access_name(self.access)
+        )
+    }
+}
+
+impl PyFetchResult {
+    /// The verdict, and the decision when rules decided.
+    fn verdict(
+        &self,
+        agents: &[&str],
+        url: &Url,
+    ) -> (bool, Option<PyDecision>) {
+        if policy::is_exempt(url) {
+            return (true, None);
+        }
+        match (&self.robots, self.access) {
+            (Some(r), Access::Obey) => {
+                let target = policy::target(url);
+                let d = r.decide_rule(agents, &target);
+                (d.is_allowed(), Some(d))
+            }
+            (_, Access::AllowAll) => (true, None),
+            _ => (false, None),
+        }
+    }
+}
+
+/// Fetches the robots.txt of the site of `url` (any URL of it) and judges
+/// it by RFC 9309: up to 5 redirects, at most 500 KiB, status classes.
+/// Blocks without holding the GIL. Never raises for a failed fetch:
+/// that is an outcome (`access == "disallow-all"`).
+///
+/// Raises `ValueError` if `url` is not an absolute http, https or ftp URL.
+#[pyfunction]
+#[pyo3(signature = (url, *, user_agent = None, timeout = None))]
+fn fetch(
+    py: Python<'_>,
+    url: &Bound<'_, PyAny>,
+    user_agent: Option<&Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<PyFetchResult> {
+    let (_, authority) = site_url(url, "url")?;
+    let user_agent = convert::opt_text(user_agent, "user_agent")?;
+    let fetcher = fetcher(user_agent, timeout)?;
+    let rt = runtime()?;
+    let fetched = py.detach(|| rt.block_on(fetcher.fetch(&authority)));
+    Ok(PyFetchResult::of(fetched, SystemTime::now()))
+}
+
+/// Judges a response that your own HTTP client got for a robots.txt
+/// (the sans-IO policy): `url` is the robots.txt URL (or any URL of the
+/// site), `status` the final status after following redirects (at most
+/// 5), `headers` a mapping or a list of `(name, value)` pairs (only
+/// `Cache-Control`, `Retry-After` and `Location` matter) and `body` the
+/// body (only its first 500 KiB are used). Pass `status=None` for a
+/// request that got no response (timeout, DNS or connection failure).
+#[pyfunction]
+#[pyo3(signature = (url, status, headers = None, body = None))]
+fn evaluate(
+    url: &Bound<'_, PyAny>,
+    status: Option<&Bound<'_, PyAny>>,
+    headers: Option<&Bound<'_, PyAny>>,
+    body: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyFetchResult> {
+    let (_, authority) = site_url(url, "url")?;
+    let body = match body {
+        Some(b) if !b.is_none() => convert::body(b, "body")?,
+        _ => Vec::new(),
+    };
+    let downloaded = match status {
+        Some(s) if !s.is_none() => {
+            let code: u16 = s.extract().map_err(|_| {
+                if s.extract::<i64>().is_ok() {
+                    PyValueError::new_err(format!(
+                        "status must be between 0 and 65535, not {s}"
+                    ))
+                } else {
+                    convert::type_error("status", "an int or None", s)
+                }
+            })?;
+            let mut response = Response::new(code, body);
+            for (name, value) in header_pairs(headers)? {
+                response = response.header(&name, &value);
+            }
+            Ok(response)
+        }
+        _ => Err(robotrules_fetch::Failure::new(
+            robotrules_fetch::Unreachable::Broken("no response".into()),
+        )),
+    };
+    Ok(PyFetchResult::of(
+        Fetch::new(&authority, downloaded),
+        SystemTime::now(),
+    ))
+}
+
+fn header_pairs(
+    headers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(String, String)>> {
+    let Some(headers) = headers.filter(|h| !h.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let items = if let Ok(d) = headers.cast::<PyDict>() {
+        d.items().into_any()
+    } else if headers.hasattr("items")? {
+        // Mappings with repeated names (httpx, aiohttp, email.Message)
+        // list each value in `items()`.
+        headers.call_method0("items")?
+    } else {
+        headers.clone()
+    };
+    let iter = items.try_iter().map_err(|_| {
+        convert::type_error(
+            "headers",
+            "a mapping or an iterable of (name, value) pairs",
+            headers,
+        )
+    })?;
+    let mut out = Vec::new();
+    for item in iter {
+        let item = item?;
+        let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
+            item.extract().map_err(|_| {
+                convert::type_error(
+                    "each item of headers",
+                    "a (name, value) pair",
+                    &item,
+                )
+            })?;
+        out.push((
+            header_text(&name, "a header name")?,
+            header_text(&value, "a header value")?,
+        ));
+    }
+    Ok(out)
+}
+
+fn header_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(String::from_utf8_lossy(b.as_bytes()).into_owned());
+    }
+    if obj.cast::<PyString>().is_ok() {
+        return convert::text(obj, "headers");
+    }
+    Err(convert::type_error(
+        &format!("{what} in headers"),
+        "str or bytes",
+        obj,
+    ))
+}
+
+/// The robots.txt URL of the site of `url`
+/// (`scheme://host[:port]/robots.txt`).
+///
+/// Raises `ValueError` if `url` is not an absolute http, https or ftp URL.
+#[pyfunction]
+fn robots_url(url: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(site_url(url, "url")?.1.robots_url())
+}
+
+/// Returns True if and only if `url` is the site's robots.txt itself,
+/// which crawlers may always fetch (RFC 9309 §2.2.2).
+#[pyfunction]
+fn is_exempt(url: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(policy::is_exempt(&site_url(url, "url")?.0))
+}
+
+/// A thread-safe cache of robots.txt files, fetched on demand by the
+/// RFC 9309 rules and kept for their lifetime. Calls block without
+/// holding the GIL.
+#[pyclass(frozen, name = "RobotsCache", module = "robotrules._native")]
+pub(crate) struct PyCache {
+    cache: RobotsCache<Fetcher>,
+}
+
+#[pymethods]
+impl PyCache {
+    /// A cache that fetches with `user_agent` (the `User-Agent` header;
+    /// default `robotrules/VERSION`) and `timeout` seconds per fetch, and
+    /// keeps at most `max_entries` sites.
+    #[new]
+    #[pyo3(signature = (*, user_agent = None, timeout = None, max_entries = None))]
+    fn new(
+        user_agent: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
+        max_entries: Option<usize>,
+    ) -> PyResult<PyCache> {
+        let user_agent = convert::opt_text(user_agent, "user_agent")?;
+        let fetcher = fetcher(user_agent, timeout)?;
+        let mut config = CacheConfig::default();
+        if let Some(n) = max_entries {
+            config = config.max_entries(n);
+        }
+        let clock = Arc::new(robotrules_fetch::SystemClock);
+        Ok(PyCache { cache: RobotsCache::with(fetcher, config, clock) })
+    }
+
+    /// May the crawler known by `agents` (a name or a list of names)
+    /// fetch `url` now? Fetches the site's robots.txt if it is not cached
+    /// or has expired. Returns a `CacheVerdict`.
+    ///
+    /// Raises `ValueError` if `url` is not an absolute http, https or ftp
+    /// URL.
+    fn is_allowed(
+        &self,
+        py: Python<'_>,
+        agents: &Bound<'_, PyAny>,
+        url: &Bound<'_, PyAny>,
+    ) -> PyResult<PyCacheVerdict> {
+        let names = convert::agents(agents, "agents")?;
+        let (url, _) = site_url(url, "url")?;
+        let rt = runtime()?;
+        let cache = &self.cache;
+        let verdict = py.detach(|| {
+            rt.block_on(cache.is_allowed_url(&slices(&names), &url))
+        });
+        verdict
+            .map(PyCacheVerdict)
+            .map_err(|e| PyValueError::new_err(format!("url: {e}")))
+    }
+
+    /// The number of sites cached.
+    fn __len__(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// The body bytes cached, over all sites.
+    #[getter]
+    fn bytes(&self) -> usize {
+        self.cache.bytes()
+    }
+}
+
+/// The answer of a `RobotsCache`: the verdict and why.
+#[pyclass(frozen, name = "CacheVerdict", module = "robotrules._native")]
+pub(crate) struct PyCacheVerdict(Verdict);
+
+#[pymethods]
+impl PyCacheVerdict {
+    /// True if and only if the URL may be fetched now.
+    #[getter]
+    fn allowed(&self) -> bool {
+        self.0.allowed
+    }
+
+    /// Why: `"rule"`, `"no-rule"`, `"robots-txt"` (the file itself),
+    /// `"unavailable"` (no robots.txt), `"unreachable"` or
+    /// `"unreachable-too-long"`.
+    #[getter]
+    fn reason(&self) -> &'static str {
+        match &self.0.reason {
+            Reason::Rule { .. } => "rule",
+            Reason::NoRule => "no-rule",
+            Reason::RobotsTxt => "robots-txt",
+            Reason::Unavailable(_) => "unavailable",
+            Reason::Unreachable { .. } => "unreachable",
+            _ => "unreachable-too-long",
+        }
+    }
+
+    /// The deciding rule's line, when a rule decided.
+    #[getter]
+    fn line(&self) -> Option<u32> {
+        match &self.0.reason {
+            Reason::Rule { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+
+    /// The deciding rule's kind (`"allow"`, `"disallow"`), when a rule
+    /// decided.
+    #[getter]
+    fn kind(&self) -> Option<&'static str> {
+        match &self.0.reason {
+            Reason::Rule { kind, .. } => Some(kind.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The deciding rule's pattern as written, when a rule decided.
+    #[getter]
+    fn pattern(&self) -> Option<String> {
+        match &self.0.reason {
+            Reason::Rule { pattern, .. } => Some(pattern.clone()),
+            _ => None,
+        }
+    }
+
+    /// True if the rules came from a copy kept past its lifetime because
+    /// refreshing it failed.
+    #[getter]
+    fn stale(&self) -> bool {
+        self.0.stale
+    }
+
+    /// The crawler's `crawl-delay` in seconds, if its group has one.
+    #[getter]
+    fn crawl_delay(&self) -> Option<f64> {
+        self.0.crawl_delay
+    }
+
+    fn __bool__(&self) -> bool {
+        self.0.allowed
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<CacheVerdict: {}>", self.0)
+    }
+}

@@ -1,0 +1,238 @@
+"""The drop-ins: ``RobotFileParser`` (urllib.robotparser), ``Protego``
+and Scrapy's parser, each with its peer's API and Google's verdicts."""
+
+import datetime
+import logging
+import socket
+import urllib.robotparser
+
+import pytest
+
+import robotrules
+import robotrules.scrapy
+from conftest import conformance, field_bytes
+from sites import Site
+
+BODY = """\
+User-agent: *
+Disallow: /private
+Allow: /private/ok$
+Disallow: /*.pdf$
+Crawl-delay: 3
+Request-rate: 2/10s 0800-1730
+Visit-time: 0600-0845
+Host: www.example.com
+Sitemap: https://example.com/a.xml
+Sitemap: https://example.com/b.xml
+
+User-agent: MyBot
+Disallow: /mine
+Crawl-delay: 0.5
+"""
+
+FULL_UA = "Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)"
+
+
+@pytest.fixture
+def site():
+    s = Site()
+    yield s
+    s.close()
+
+
+# -- urllib.robotparser ------------------------------------------------------
+
+
+def parsed():
+    rp = robotrules.RobotFileParser()
+    rp.parse(BODY.splitlines())
+    return rp
+
+
+def test_robotfileparser_google_verdicts():
+    rp = parsed()
+    urllib_rp = urllib.robotparser.RobotFileParser()
+    urllib_rp.parse(BODY.splitlines())
+    # The longest match wins (urllib: the first).
+    assert rp.can_fetch("AnyBot", "https://example.com/private/ok")
+    assert not urllib_rp.can_fetch("AnyBot", "https://example.com/private/ok")
+    # `$` and `*` are patterns (urllib: plain characters).
+    assert not rp.can_fetch("AnyBot", "https://example.com/doc.pdf")
+    assert urllib_rp.can_fetch("AnyBot", "https://example.com/doc.pdf")
+    assert rp.can_fetch("AnyBot", "https://example.com/doc.pdf?page=2")
+    # A named crawler ignores the * group; full User-Agent values work.
+    assert rp.can_fetch("MyBot", "/private/x")
+    assert rp.can_fetch(FULL_UA, "/private/x")
+    assert not rp.can_fetch(FULL_UA, "/mine")
+    assert rp.can_fetch("MyBot/1.0", "/doc.pdf")
+    # bytes are accepted as urllib's callers sometimes pass them.
+    assert not rp.can_fetch(b"AnyBot", b"/private")
+
+
+def test_robotfileparser_attributes():
+    rp = robotrules.RobotFileParser("https://example.com/robots.txt")
+    assert (rp.url, rp.host, rp.path) == (
+        "https://example.com/robots.txt", "example.com", "/robots.txt")
+    # Nothing read yet: nothing allowed, as in urllib.
+    assert rp.mtime() == 0 and not rp.can_fetch("a", "/")
+    assert rp.crawl_delay("a") is None and rp.site_maps() is None
+    rp.parse(BODY.splitlines())
+    assert rp.mtime() > 0
+    assert rp.crawl_delay("AnyBot") == 3 and isinstance(rp.crawl_delay("x"), int)
+    assert rp.crawl_delay("MyBot") == 0.5
+    rate = rp.request_rate("AnyBot")
+    assert isinstance(rate, urllib.robotparser.RequestRate)
+    assert rate == urllib.robotparser.RequestRate(2, 10)
+    assert rp.request_rate("MyBot") is None
+    assert rp.site_maps() == ["https://example.com/a.xml", "https://example.com/b.xml"]
+    # As urllib prints it: named groups first, then the * group.
+    assert str(rp) == (
+        "User-agent: MyBot\nCrawl-delay: 0.5\nDisallow: /mine\n\n"
+        "User-agent: *\nCrawl-delay: 3\nRequest-rate: 2/10\n"
+        "Disallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$")
+    rp.set_url("http://other.example:8080/robots.txt")
+    assert rp.host == "other.example:8080"
+    before = rp.mtime()
+    rp.modified()
+    assert rp.mtime() >= before
+
+
+def test_robotfileparser_parse_forms():
+    for body in (BODY, BODY.encode(), iter(BODY.splitlines()),
+                 [l.encode() for l in BODY.splitlines()]):
+        rp = robotrules.RobotFileParser()
+        rp.parse(body)
+        assert not rp.can_fetch("AnyBot", "/private")
+    rp = robotrules.RobotFileParser()
+    rp.parse([])
+    assert rp.can_fetch("AnyBot", "/anything")
+
+
+@pytest.mark.parametrize("status, allowed, flags", [
+    (404, True, (True, False)),
+    (401, True, (True, False)),   # urllib: disallow all
+    (403, True, (True, False)),   # urllib: disallow all
+    (410, True, (True, False)),
+    (429, False, (False, True)),  # urllib: allow all
+    (500, False, (False, True)),  # urllib: raises, then allows nothing
+    (503, False, (False, True)),
+])
+def test_robotfileparser_read_statuses(site, status, allowed, flags):
+    site.routes["/robots.txt"] = (status, {}, b"User-agent: *\nDisallow: /\n")
+    rp = robotrules.RobotFileParser(site.base + "/robots.txt")
+    rp.read()
+    assert site.log == ["/robots.txt"]
+    assert (rp.allow_all, rp.disallow_all) == flags
+    assert rp.can_fetch("AnyBot", site.base + "/page") is allowed
+    assert rp.mtime() > 0
+
+
+def test_robotfileparser_read_follows_redirects(site):
+    site.routes["/robots.txt"] = (301, {"Location": "/real-robots.txt"}, b"")
+    site.routes["/real-robots.txt"] = (
+        200, {}, b"User-agent: *\nDisallow: /private\nSitemap: /s.xml\n")
+    rp = robotrules.RobotFileParser(site.base + "/robots.txt")
+    rp.read()
+    assert site.log == ["/robots.txt", "/real-robots.txt"]
+    assert not rp.can_fetch("AnyBot", site.base + "/private/x")
+    assert rp.can_fetch("AnyBot", site.base + "/public")
+    assert rp.site_maps() == ["/s.xml"]
+
+
+def test_robotfileparser_read_unreachable():
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    rp = robotrules.RobotFileParser(f"http://127.0.0.1:{port}/robots.txt")
+    rp.read()  # no exception: unreachable means disallow all (RFC 9309)
+    assert rp.disallow_all and not rp.can_fetch("AnyBot", "/")
+
+
+def test_robotfileparser_read_bad_url():
+    rp = robotrules.RobotFileParser("not a url")
+    with pytest.raises(ValueError, match="url"):
+        rp.read()
+
+
+# -- Protego -----------------------------------------------------------------
+
+
+def test_protego_api():
+    rp = robotrules.Protego.parse(BODY)
+    assert not rp.can_fetch("https://example.com/private", "AnyBot")
+    assert rp.can_fetch("https://example.com/private/ok", "AnyBot")
+    assert rp.can_fetch("https://example.com/private", FULL_UA)
+    assert not rp.can_fetch("/mine", FULL_UA)
+    assert rp.crawl_delay("AnyBot") == 3.0 and rp.crawl_delay(FULL_UA) == 0.5
+    rate = rp.request_rate("AnyBot")
+    assert rate == robotrules._protego.RequestRate(
+        2, 10, datetime.time(8, 0), datetime.time(17, 30))
+    assert (rate.requests, rate.seconds) == (2, 10)
+    assert rp.request_rate("MyBot") is None
+    visit = rp.visit_time("AnyBot")
+    assert visit == (datetime.time(6, 0), datetime.time(8, 45))
+    assert visit.start_time == datetime.time(6, 0)
+    assert rp.visit_time("MyBot") is None
+    assert list(rp.sitemaps) == ["https://example.com/a.xml", "https://example.com/b.xml"]
+    assert rp.preferred_host == "www.example.com"
+    with pytest.raises(ValueError, match="str"):  # as Protego
+        robotrules.Protego.parse(BODY.encode())
+    empty = robotrules.Protego.parse("")
+    assert empty.can_fetch("/anything", "AnyBot")
+    assert empty.crawl_delay("a") is None and empty.preferred_host is None
+
+
+GOOGLE = conformance("google_cases.json")
+
+
+@pytest.mark.parametrize("case", GOOGLE, ids=[c["name"] for c in GOOGLE])
+def test_dropins_give_googles_verdicts(case):
+    """Every reference case through each drop-in, with the reference's
+    answer: URLs are matched as given, crawler names as product tokens."""
+    body = field_bytes(case, "robotstxt")
+    agent, url, want = case["useragent"], case["url"], case["allowed"]
+    if "robotstxt" in case:
+        protego = robotrules.Protego.parse(case["robotstxt"])
+        assert protego.can_fetch(url, agent) is want
+    rp = robotrules.RobotFileParser()
+    rp.parse(body)
+    assert rp.can_fetch(agent, url) is want
+    scrapy_rp = robotrules.scrapy.RobotRulesParser(body, None)
+    assert scrapy_rp.allowed(url.encode(), agent.encode()) is want
+
+
+# -- Scrapy ------------------------------------------------------------------
+
+
+def test_scrapy_parser_interface():
+    scrapy = pytest.importorskip("scrapy")
+    from scrapy.robotstxt import RobotParser
+    from scrapy.utils.test import get_crawler
+
+    from robotrules.scrapy import RobotRulesParser
+
+    assert issubclass(RobotRulesParser, RobotParser)
+    crawler = get_crawler(settings_dict={
+        "ROBOTSTXT_PARSER": "robotrules.scrapy.RobotRulesParser"})
+    rp = RobotRulesParser.from_crawler(crawler, BODY.encode())
+    assert not rp.allowed("https://example.com/private", b"AnyBot/1.0")
+    assert rp.allowed(b"https://example.com/private", FULL_UA.encode())
+    assert rp.crawl_delay(FULL_UA) == 0.5 and rp.crawl_delay("x") == 3.0
+    assert RobotRulesParser.from_crawler(None, b"").allowed("/x", "a")
+    del scrapy
+
+
+def test_scrapy_parser_undecodable_body(caplog):
+    from robotrules.scrapy import RobotRulesParser
+
+    body = b"User-agent: *\nDisallow: /caf\xe9\nDisallow: /x\n"
+    with caplog.at_level(logging.WARNING, logger="robotrules.scrapy"):
+        rp = RobotRulesParser(body, None)
+    assert any("not valid UTF-8" in r.getMessage() for r in caplog.records)
+    # The rules are still obeyed, byte for byte.
+    assert not rp.allowed("https://example.com/x", "AnyBot")
+    assert not rp.allowed("https://example.com/caf%E9", "AnyBot")
+    assert rp.allowed("https://example.com/cafe", "AnyBot")
+    # Garbage never crashes.
+    garbage = bytes(range(256)) * 64
+    assert RobotRulesParser(garbage, None).allowed("https://e.com/", "AnyBot")

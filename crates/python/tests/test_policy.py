@@ -1,0 +1,108 @@
+"""The fetch layer: ``policy.evaluate`` (sans-IO), ``policy.fetch`` and
+``RobotsCache``, against a real HTTP server on 127.0.0.1."""
+
+import concurrent.futures
+
+import pytest
+
+import robotrules
+from robotrules import policy
+from sites import Site
+
+RULES = b"User-agent: *\nDisallow: /private\n\nUser-agent: MyBot\nDisallow: /\nCrawl-delay: 2\n"
+
+
+@pytest.fixture
+def site():
+    s = Site()
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize("status, access", [
+    (200, "obey"), (204, "obey"), (400, "allow-all"), (401, "allow-all"),
+    (403, "allow-all"), (404, "allow-all"), (429, "disallow-all"),
+    (500, "disallow-all"), (503, "disallow-all"), (None, "disallow-all"),
+])
+def test_evaluate_status_classes(status, access):
+    result = policy.evaluate("https://example.com/a/b?c", status, {}, RULES)
+    assert result.access == access
+    assert result.url == "https://example.com/robots.txt"
+    assert (result.robots is not None) == (access == "obey")
+    page = "https://example.com/private/x"
+    assert result.is_allowed("AnyBot", page) is (access == "allow-all")
+    # The robots.txt itself is always allowed (RFC 9309 §2.2.2).
+    assert result.is_allowed("MyBot", "https://example.com/robots.txt")
+
+
+def test_evaluate_lifetimes():
+    fresh = policy.evaluate("https://e.com/", 200, [("Cache-Control", "max-age=60")], RULES)
+    assert fresh.lifetime == 60
+    assert policy.evaluate("https://e.com/", 200, {}, RULES).lifetime == policy.DEFAULT_LIFETIME
+    assert policy.evaluate("https://e.com/", 200, {"cache-control": "no-store"}, b"").lifetime == 0
+    assert policy.evaluate("https://e.com/", 503, {}, b"").lifetime == 300
+    assert policy.evaluate("https://e.com/", 500, {}, b"").lifetime == 3600
+    assert policy.evaluate("https://e.com/", 503, {"Retry-After": "120"}, b"").lifetime == 120
+
+
+def test_evaluate_caps_the_body():
+    body = b"User-agent: *\n" + b"#" * policy.MAX_BODY + b"\nDisallow: /\n"
+    result = policy.evaluate("https://e.com/", 200, None, body)
+    assert result.truncated and result.bytes_read == policy.MAX_BODY
+    # The rule past 500 KiB is not read (RFC 9309 §2.5).
+    assert result.is_allowed("AnyBot", "https://e.com/x")
+
+
+def test_evaluate_decide_and_target():
+    result = policy.evaluate("https://e.com/", 200, {}, RULES)
+    d = result.decide("AnyBot", "https://e.com/a/../private/x")
+    assert not d.allowed and d.rule.line == 2  # judged as requested
+    assert result.decide("AnyBot", "https://e.com/robots.txt") is None
+    assert policy.robots_url("http://E.com:8080/x?y") == "http://e.com:8080/robots.txt"
+    assert policy.is_exempt("https://e.com/robots.txt")
+    assert not policy.is_exempt("https://e.com/robots.txt?x=1")
+
+
+def test_fetch(site):
+    site.routes["/robots.txt"] = (200, {"Cache-Control": "max-age=30"}, RULES)
+    result = policy.fetch(site.base + "/some/page", user_agent="MyBot/1.0", timeout=10)
+    assert result.access == "obey" and result.status == 200 and result.lifetime == 30
+    assert result.hops == [(site.base + "/robots.txt", 200)]
+    assert not result.is_allowed("MyBot", site.base + "/x")
+    assert result.robots.matcher("MyBot").crawl_delay == 2.0
+    assert robotrules.fetch(site.base).access == "obey"
+
+
+def test_fetch_redirect_loop_is_unavailable(site):
+    site.routes["/robots.txt"] = (302, {"Location": "/r1"}, b"")
+    site.routes["/r1"] = (302, {"Location": "/robots.txt"}, b"")
+    result = policy.fetch(site.base)
+    assert result.access == "allow-all"
+
+
+def test_cache(site):
+    site.routes["/robots.txt"] = (200, {}, RULES)
+    cache = robotrules.RobotsCache(user_agent="MyBot/1.0", timeout=10)
+    v = cache.is_allowed("AnyBot", site.base + "/private/x")
+    assert not v.allowed and v.reason == "rule" and v.line == 2
+    assert (v.kind, v.pattern) == ("disallow", "/private")
+    assert cache.is_allowed("AnyBot", site.base + "/public").reason == "no-rule"
+    mine = cache.is_allowed(["MyBot"], site.base + "/public")
+    assert not mine and mine.crawl_delay == 2.0
+    assert cache.is_allowed("MyBot", site.base + "/robots.txt").reason == "robots-txt"
+
+    def check(i):
+        return cache.is_allowed("AnyBot", f"{site.base}/private/{i}").allowed
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert not any(pool.map(check, range(100)))
+    # Fetched once, then served from the cache.
+    assert site.log == ["/robots.txt"]
+    assert len(cache) == 1 and cache.bytes == len(RULES)
+
+
+def test_cache_statuses(site):
+    site.routes["/robots.txt"] = (503, {}, b"")
+    cache = robotrules.RobotsCache()
+    v = cache.is_allowed("AnyBot", site.base + "/x")
+    assert not v.allowed and v.reason == "unreachable"

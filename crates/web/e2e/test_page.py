@@ -1,0 +1,215 @@
+"""The tester page in a real headless Chromium, driven as a new user would:
+paste a file, test URLs, read the verdict and the highlighted line, see
+lint markers, edit, share a link, upload, fetch a site, read the audit."""
+
+import re
+
+from playwright.sync_api import expect
+
+import conftest
+from conftest import RobotsSite, screenshot
+
+FILE = """\
+User-agent: *
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: Bingbot
+Disallow: /
+"""
+
+
+def ready(page, server, fragment=""):
+    page.goto(server + "/" + fragment)
+    expect(page.locator("body[data-ready=true]")).to_have_count(1)
+
+
+def set_query(page, urls, agents):
+    page.fill("#urls", "\n".join(urls))
+    inputs = page.locator("#agents input")
+    while inputs.count() > len(agents):
+        page.locator("#agents .agent button").last.click()
+    while inputs.count() < len(agents):
+        page.click("#add-agent")
+    for i, agent in enumerate(agents):
+        inputs.nth(i).fill(agent)
+    # Wait for the answers to this very question.
+    names = [", ".join(n.strip() for n in a.split(",")) for a in agents]
+    expect(page.locator("#results td:nth-child(1)")).to_have_text([u for u in urls for _ in agents])
+    expect(page.locator("#results td:nth-child(2)")).to_have_text([n for _ in urls for n in names])
+
+
+def rows(page):
+    return page.locator("#results tr")
+
+
+def test_opens_with_the_example_and_its_answers(page, server):
+    ready(page, server)
+    expect(page.locator("#robots")).to_have_value(re.compile("User-agent: GPTBot"))
+    expect(rows(page)).to_have_count(9)
+    expect(page.locator("#audit tr").first).to_be_visible()
+    expect(page.locator("#lint li").first).to_contain_text("RT102")
+    screenshot(page, "01-example")
+
+
+def test_paste_test_a_url_see_the_deciding_line_then_edit(page, server):
+    ready(page, server)
+    page.fill("#robots", FILE)
+    set_query(page, ["https://site.example/private/report.html"], ["FooBot"])
+    row = rows(page).first
+    expect(rows(page)).to_have_count(1)
+    expect(row).to_have_attribute("data-verdict", "disallowed")
+    expect(row).to_contain_text("DISALLOWED")
+    expect(row).to_contain_text("line 2")
+    # The deciding line is highlighted in the editor.
+    expect(page.locator("#backdrop .hl.decide-disallow[data-line='2']")).to_have_count(1)
+    expect(page.locator("#explanation")).to_contain_text("the * groups apply")
+    expect(page.locator("#explanation tr.decides")).to_contain_text("Disallow: /private/")
+    screenshot(page, "02-disallowed")
+
+    # A more specific allow decides a URL under it.
+    set_query(page, ["https://site.example/private/press/launch"], ["FooBot"])
+    expect(rows(page).first).to_have_attribute("data-verdict", "allowed")
+    expect(page.locator("#backdrop .hl.decide-allow[data-line='3']")).to_have_count(1)
+    expect(page.locator("#backdrop .hl.match[data-line='2']")).to_have_count(1)
+
+    # Editing the file changes the answer.
+    page.fill("#robots", FILE.replace("Allow: /private/press/", "Disallow: /private/press/"))
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    expect(page.locator("#backdrop .hl.decide-disallow[data-line='3']")).to_have_count(1)
+    screenshot(page, "03-edited")
+
+
+def test_several_crawlers_and_a_named_group(page, server):
+    ready(page, server)
+    page.fill("#robots", FILE)
+    set_query(page, ["/", "/private/x"], ["bingbot", "Googlebot"])
+    expect(rows(page)).to_have_count(4)
+    verdicts = [rows(page).nth(i).get_attribute("data-verdict") for i in range(4)]
+    assert verdicts == ["disallowed", "allowed", "disallowed", "disallowed"]
+    rows(page).first.click()
+    expect(page.locator("#explanation")).to_contain_text("named explicitly")
+
+
+def test_lint_markers_at_their_lines(page, server):
+    ready(page, server)
+    page.fill("#robots", "User-agent: *\nDisallow: /a\nDisalow: /b\nCrawl-delay: ten\n")
+    mark = page.locator("#marks .mark[data-line='3']")
+    expect(mark).to_have_count(1)
+    expect(mark).to_have_attribute("title", re.compile("RT102"))
+    expect(page.locator("#lint li[data-line='3']")).to_contain_text("Disalow")
+    expect(page.locator("#lint li[data-line='3'] .help")).to_contain_text("help:")
+    expect(page.locator("#backdrop .hl[data-line='3']").first).to_be_attached()
+    screenshot(page, "04-lint")
+    # Fixing the line removes its marker.
+    page.fill("#robots", "User-agent: *\nDisallow: /a\nDisallow: /b\n")
+    expect(mark).to_have_count(0)
+
+
+def test_a_shared_link_restores_the_state(page, server, browser):
+    ready(page, server)
+    text = FILE + "# ünïcödé comment\n"
+    page.fill("#robots", text)
+    set_query(page, ["/private/a", "/public"], ["FooBot", "Bingbot, BarBot"])
+    expect(rows(page)).to_have_count(4)
+    expect(page).to_have_url(re.compile("#s="))
+    page.wait_for_function("location.hash.length > 3")
+    link = page.url
+    verdicts = [rows(page).nth(i).get_attribute("data-verdict") for i in range(4)]
+
+    fresh_context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    fresh = fresh_context.new_page()
+    fresh.goto(link)
+    expect(fresh.locator("body[data-ready=true]")).to_have_count(1)
+    expect(fresh.locator("#robots")).to_have_value(text)
+    expect(fresh.locator("#urls")).to_have_value("/private/a\n/public")
+    agents = fresh.locator("#agents input")
+    expect(agents).to_have_count(2)
+    expect(agents.nth(1)).to_have_value("Bingbot, BarBot")
+    expect(rows(fresh)).to_have_count(4)
+    assert [rows(fresh).nth(i).get_attribute("data-verdict") for i in range(4)] == verdicts
+    screenshot(fresh, "05-shared-link")
+    fresh_context.close()
+
+
+def test_upload_a_file(page, server, tmp_path):
+    ready(page, server)
+    path = tmp_path / "robots.txt"
+    path.write_text("User-agent: *\r\nDisallow: /uploaded\r\n")
+    set_query(page, ["/uploaded/x"], ["FooBot"])
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#robots")).to_have_value(re.compile("Disallow: /uploaded"))
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+
+
+def test_fetch_from_a_site_on_loopback(page, server):
+    site = RobotsSite("User-agent: *\nDisallow: /secret\n\nUser-agent: CCBot\nDisallow: /\n")
+    try:
+        ready(page, server)
+        page.fill("#fetch-url", site.url + "/some/page")
+        page.click("#fetch-button")
+        report = page.locator("#fetch-report")
+        expect(report).to_be_visible()
+        expect(report).to_contain_text("available")
+        expect(report).to_contain_text(f"GET {site.url}/robots.txt → 200")
+        expect(report).to_contain_text("cache for 3600 s")
+        expect(report).to_contain_text("obey the rules")
+        expect(page.locator("#robots")).to_have_value(re.compile("Disallow: /secret"))
+        set_query(page, [site.url + "/secret/x"], ["FooBot"])
+        expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+        expect(page.locator("#audit tr[data-token='CCBot']")).to_have_attribute("data-access", "disallowed")
+        screenshot(page, "06-fetched")
+    finally:
+        site.close()
+
+
+def test_an_unreachable_site_disallows_everything(page, server):
+    site = RobotsSite("busy", status=503)
+    try:
+        ready(page, server)
+        page.fill("#fetch-url", site.url)
+        page.click("#fetch-button")
+        report = page.locator("#fetch-report")
+        expect(report).to_contain_text("unreachable (503)")
+        expect(report).to_contain_text("every URL is disallowed")
+        expect(page.locator("#robots")).to_have_value("")
+        expect(page.locator("#warnings .fetched")).to_contain_text("unreachable (503)")
+    finally:
+        site.close()
+
+
+def test_the_audit_table(page, server):
+    ready(page, server)
+    page.fill("#robots", "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n")
+    gpt = page.locator("#audit tr[data-token='GPTBot']")
+    expect(gpt).to_have_attribute("data-access", "disallowed")
+    expect(gpt).to_contain_text("named")
+    expect(gpt).to_contain_text("blocked")
+    bing = page.locator("#audit tr[data-token='Bingbot']")
+    expect(bing).to_have_attribute("data-access", "partial")
+    expect(bing).to_contain_text("* only")
+    expect(page.locator("#audit-summary")).to_contain_text("AI crawlers: 1 of")
+    page.click("#audit-filters button[data-purpose='ai-training']")
+    expect(bing).to_have_count(0)
+    expect(gpt).to_be_visible()
+    screenshot(page, "07-audit")
+
+
+def test_crawler_names_come_from_the_catalogue(page, server):
+    ready(page, server)
+    options = page.locator("#crawler-names option")
+    expect(options.first).to_be_attached()
+    values = options.evaluate_all("os => os.map(o => o.value)")
+    assert "GPTBot" in values and "Googlebot" in values and len(values) > 40
+
+
+def test_nothing_pasted_is_logged(page, server):
+    ready(page, server)
+    marker = "Disallow: /secret-marker-7f3a"
+    page.fill("#robots", "User-agent: *\n" + marker + "\n")
+    set_query(page, ["/secret-marker-7f3a/x"], ["FooBot"])
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    expect(page.locator("#lint-count")).to_be_visible()
+    log = "".join(conftest.SERVER_LOG)
+    assert "is at http://127.0.0.1:" in log
+    assert "secret-marker" not in log

@@ -1,0 +1,366 @@
+//! The JSON API: each route renders `robotrules-analysis` or
+//! `robotrules-fetch` data in the shape of the command line's `--json`.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use robotrules::Robots;
+use robotrules_analysis::{
+    audit, check_agents, check_url, explain, first_line_beyond_fetch_limit,
+    lint_with, question_warnings, Catalogue, Check, Options,
+};
+use robotrules_fetch::{
+    AddressPolicy, Authority, Fetcher, FetcherConfig, Outcome, Report,
+    Unreachable,
+};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use tower::limit::GlobalConcurrencyLimitLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::assets;
+use crate::limit::Limiter;
+use crate::Config;
+
+/// Where the OpenAPI document of the API is served.
+pub const OPENAPI_PATH: &str = "/api/openapi.json";
+
+/// The most URLs one check asks about.
+const MAX_URLS: usize = 1_000;
+/// The most names one crawler has.
+const MAX_AGENTS: usize = 32;
+
+#[derive(Clone)]
+struct App {
+    fetcher: Fetcher,
+    limiter: Arc<Limiter>,
+    catalogue: Arc<Catalogue>,
+}
+
+pub(crate) fn router(
+    config: &Config,
+) -> Result<Router, robotrules_fetch::Error> {
+    let policy = match (&config.address_policy, config.allow_private_fetch) {
+        (Some(policy), _) => policy.clone(),
+        (None, true) => AddressPolicy::any(),
+        (None, false) => AddressPolicy::public_only(),
+    };
+    let fetcher = FetcherConfig::default()
+        .timeout(config.fetch_timeout)
+        .connect_timeout(config.fetch_timeout)
+        .address_policy(policy)
+        .build()?;
+    let app = App {
+        fetcher,
+        limiter: Arc::new(Limiter::new(config.fetches_per_minute)),
+        catalogue: Arc::new(Catalogue::builtin()),
+    };
+    // Explain, lint and audit run off the connection threads; a few at a
+    // time, so that a flood of large files queues (until the time limit)
+    // instead of taking every thread.
+    let analyses = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let api = Router::new()
+        .route("/api/explain", post(explain_route))
+        .route("/api/lint", post(lint))
+        .route("/api/audit", post(audit_route))
+        .route_layer(GlobalConcurrencyLimitLayer::new(2 * analyses))
+        .route("/api/check", post(check))
+        .route("/api/fetch", post(fetch))
+        .route("/api/catalogue", get(catalogue))
+        .route(OPENAPI_PATH, get(openapi))
+        .fallback(not_found)
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .with_state(app);
+    let router = Router::new()
+        .merge(assets::router())
+        .merge(api)
+        .layer(DefaultBodyLimit::max(config.max_body))
+        .layer(RequestBodyLimitLayer::new(config.max_body))
+        .layer(axum::middleware::map_response(json_413))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            config.request_timeout,
+        ));
+    Ok(assets::secure(router))
+}
+
+/// An error answer: `{"error": "…"}` with a status.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+    retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into(), retry_after: None }
+    }
+
+    fn invalid(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(serde_json::json!({ "error": self.message }));
+        let mut response = (self.status, body).into_response();
+        if let Some(secs) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        }
+        response
+    }
+}
+
+/// A JSON body, or an [`ApiError`] that says what is wrong with it: 415
+/// without a JSON content type, 400 for malformed JSON (invalid UTF-8
+/// included), 422 for JSON of the wrong shape, 413 for a body over the
+/// limit.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(
+        req: axum::extract::Request,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(rejected(rejection)),
+        }
+    }
+}
+
+fn rejected(rejection: JsonRejection) -> ApiError {
+    match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        status => ApiError::new(status, rejection.body_text()),
+    }
+}
+
+/// The body limit's own answer, as JSON like every error of the API.
+async fn json_413(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json {
+        return too_large().into_response();
+    }
+    response
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "the request body is over the size limit",
+    )
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such API route")
+}
+
+/// `POST /api/check`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckRequest {
+    robots: String,
+    agents: Vec<String>,
+    urls: Vec<String>,
+}
+
+fn agent_names(agents: &[String]) -> Result<Vec<&str>, ApiError> {
+    if agents.is_empty() || agents.len() > MAX_AGENTS {
+        return Err(ApiError::invalid(format!(
+            "give 1 to {MAX_AGENTS} names of one crawler in `agents`"
+        )));
+    }
+    Ok(agents.iter().map(String::as_str).collect())
+}
+
+/// One answer per URL, as `robotrules check --json` prints them.
+async fn check(
+    Body(req): Body<CheckRequest>,
+) -> Result<Json<Vec<Check>>, ApiError> {
+    let names = agent_names(&req.agents)?;
+    if req.urls.is_empty() || req.urls.len() > MAX_URLS {
+        return Err(ApiError::invalid(format!(
+            "give 1 to {MAX_URLS} URLs in `urls`"
+        )));
+    }
+    let body = req.robots.as_bytes();
+    let robots = Robots::parse(body);
+    let matcher = robots.matcher(&names);
+    let agent_warnings = check_agents(&names);
+    let beyond = first_line_beyond_fetch_limit(body);
+    let checks = req
+        .urls
+        .iter()
+        .map(|url| {
+            let decision = matcher.decide(url);
+            let warnings = question_warnings(
+                agent_warnings.clone(),
+                url,
+                |u| matcher.is_allowed(u),
+                &decision,
+                beyond,
+            );
+            Check::with_warnings(&decision, &names, url, warnings)
+        })
+        .collect();
+    Ok(Json(checks))
+}
+
+/// `POST /api/explain`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplainRequest {
+    robots: String,
+    agents: Vec<String>,
+    url: String,
+}
+
+/// The explanation of one verdict, as `robotrules explain --json` prints
+/// it: the analysis crate's `Explanation` and the warnings.
+async fn explain_route(
+    Body(req): Body<ExplainRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    agent_names(&req.agents)?;
+    blocking(move || {
+        let names = agent_names(&req.agents)?;
+        let body = req.robots.as_bytes();
+        let robots = Robots::parse(body);
+        let explanation = explain(&robots, body, &names, &req.url);
+        let mut warnings = check_agents(&names);
+        warnings.extend(check_url(&req.url));
+        let mut value = to_json(&explanation)?;
+        value["warnings"] = to_json(&warnings)?;
+        Ok(Json(value))
+    })
+    .await
+}
+
+/// `POST /api/lint` and `POST /api/audit`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileRequest {
+    robots: String,
+}
+
+/// The diagnostics, as `robotrules lint --json` prints them.
+async fn lint(
+    Body(req): Body<FileRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    blocking(move || {
+        let body = req.robots.as_bytes();
+        let robots = Robots::parse(body);
+        to_json(&lint_with(&robots, body, &Options::default())).map(Json)
+    })
+    .await
+}
+
+/// Each catalogue crawler's standing, as `robotrules audit --json` prints
+/// it.
+async fn audit_route(
+    State(app): State<App>,
+    Body(req): Body<FileRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    blocking(move || {
+        let robots = Robots::parse(req.robots.as_bytes());
+        to_json(&audit(&robots, &app.catalogue)).map(Json)
+    })
+    .await
+}
+
+/// `POST /api/fetch`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FetchRequest {
+    url: String,
+}
+
+/// Fetches a site's robots.txt as a crawler must: the report of
+/// `robotrules fetch --json`, and the file when its rules apply.
+async fn fetch(
+    State(app): State<App>,
+    client: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Body(req): Body<FetchRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let authority = Authority::of(req.url.trim())
+        .map_err(|e| ApiError::invalid(e.to_string()))?;
+    let ip = client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip());
+    if let Err(wait) = app.limiter.take(ip, Instant::now()) {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many fetches from this client: try again later",
+        );
+        e.retry_after = Some(wait.as_secs().max(1));
+        return Err(e);
+    }
+    let fetch = app.fetcher.fetch(&authority).await;
+    if let Outcome::Unreachable(Unreachable::Refused(why)) = &fetch.outcome {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "refused: {why} (this server fetches only from public \
+                 addresses)"
+            ),
+        ));
+    }
+    let report = Report::new(&fetch, SystemTime::now());
+    let robots = match fetch.outcome {
+        Outcome::Available(_) => String::from_utf8_lossy(&fetch.body),
+        _ => "".into(),
+    };
+    Ok(Json(serde_json::json!({
+        "report": to_json(&report)?,
+        "robots": robots,
+    })))
+}
+
+/// The built-in crawler catalogue.
+async fn catalogue(State(app): State<App>) -> Json<serde_json::Value> {
+    Json(serde_json::to_value(app.catalogue.crawlers()).unwrap_or_default())
+}
+
+async fn openapi() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+}
+
+fn to_json<T: serde::Serialize>(
+    value: &T,
+) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(value).map_err(|e| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+    })
+}
+
+/// Runs analysis work off the threads that serve connections.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the analysis failed",
+        ))
+    })
+}

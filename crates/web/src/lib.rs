@@ -1,0 +1,209 @@
+//! A robots.txt tester in the browser, and the JSON API behind it: the
+//! server of `robotrules serve`.
+//!
+//! One page, served from the binary with no third-party assets: an editor
+//! with the robots.txt (pasted, uploaded, or fetched from a site as a
+//! crawler fetches it, RFC 9309 §2.3), URLs and crawlers to test, the
+//! verdicts with the deciding line highlighted, the groups chosen and every
+//! matching rule with its priority, lint diagnostics at their lines, and
+//! what the file allows each crawler of the built-in catalogue. The state
+//! can be shared as a link that carries it in the URL fragment, which
+//! never reaches the server.
+//!
+//! The API renders the data of `robotrules-analysis` and
+//! `robotrules-fetch` in the JSON shapes of the command line's `--json`
+//! output; its OpenAPI document is served at [`OPENAPI_PATH`].
+//!
+//! | route | answer |
+//! |---|---|
+//! | `POST /api/check` | one `Check` per URL (`robotrules check --json`) |
+//! | `POST /api/explain` | an `Explanation` (`robotrules explain --json`) |
+//! | `POST /api/lint` | the `Diagnostic`s (`robotrules lint --json`) |
+//! | `POST /api/audit` | one `Standing` per crawler (`robotrules audit --json`) |
+//! | `POST /api/fetch` | a fetch `Report` (`robotrules fetch --json`) and the file |
+//! | `GET /api/catalogue` | the built-in crawler catalogue |
+//!
+//! # Example: serve on a free port
+//!
+//! ```no_run
+//! use robotrules_web::{serve, Config};
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//!     println!("http://{}/", listener.local_addr()?);
+//!     serve(listener, Config::default()).await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Untrusted input
+//!
+//! The server is meant to be safe to expose:
+//!
+//! * request bodies are capped ([`Config::max_body`], 1 MiB by default:
+//!   twice what a crawler reads of a robots.txt, RFC 9309 §2.5), and so
+//!   are the numbers of URLs and crawler names of a request;
+//! * every request has a time limit ([`Config::request_timeout`]), and
+//!   the analysis is linear in the file (or n log n);
+//! * a site fetch connects only to public addresses, judged after name
+//!   resolution and again on every redirect
+//!   ([`robotrules_fetch::AddressPolicy::public_only`]), unless
+//!   [`Config::allow_private_fetch`] is set; each client may start only a
+//!   few fetches a minute ([`Config::fetches_per_minute`]);
+//! * every response carries a strict Content-Security-Policy (scripts and
+//!   styles from the server only, nothing inline, no framing) and the
+//!   usual protective headers;
+//! * nothing a request carries is logged or stored.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod api;
+mod assets;
+mod limit;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+
+pub use crate::api::OPENAPI_PATH;
+
+/// Settings of the server. Build one with [`Config::default`] and the
+/// setters.
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use robotrules_web::Config;
+///
+/// let config = Config::default()
+///     .fetches_per_minute(5)
+///     .request_timeout(Duration::from_secs(10));
+/// let app = robotrules_web::router(&config)?;
+/// # let _ = app;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct Config {
+    pub(crate) allow_private_fetch: bool,
+    pub(crate) max_body: usize,
+    pub(crate) request_timeout: Duration,
+    pub(crate) fetch_timeout: Duration,
+    pub(crate) fetches_per_minute: u32,
+    pub(crate) address_policy: Option<robotrules_fetch::AddressPolicy>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            allow_private_fetch: false,
+            max_body: 1 << 20,
+            request_timeout: Duration::from_secs(20),
+            fetch_timeout: Duration::from_secs(10),
+            fetches_per_minute: 10,
+            address_policy: None,
+        }
+    }
+}
+
+impl Config {
+    /// Lets site fetches connect to any address: loopback, private
+    /// networks, link-local… (default: only public addresses). For a
+    /// tester used on one's own machine or network, never for one exposed
+    /// to others.
+    pub fn allow_private_fetch(mut self, yes: bool) -> Self {
+        self.allow_private_fetch = yes;
+        self
+    }
+
+    /// Which addresses site fetches may connect to, instead of the choice
+    /// of [`Config::allow_private_fetch`]: for a tester on a network whose
+    /// own sites should be reachable, and nothing else private. The policy
+    /// is applied after name resolution and on every redirect.
+    pub fn address_policy(
+        mut self,
+        policy: robotrules_fetch::AddressPolicy,
+    ) -> Self {
+        self.address_policy = Some(policy);
+        self
+    }
+
+    /// The largest request body accepted, in bytes (default 1 MiB).
+    /// Larger requests are answered 413.
+    pub fn max_body(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
+        self
+    }
+
+    /// How long a request may take in all (default 20 s); then it is
+    /// answered 408.
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// How long a site fetch may take, redirects included (default
+    /// 10 s); then the robots.txt is unreachable (timeout).
+    pub fn fetch_timeout(mut self, timeout: Duration) -> Self {
+        self.fetch_timeout = timeout;
+        self
+    }
+
+    /// How many site fetches one client (an IPv4 address, or an IPv6
+    /// /64) may start per minute, in a burst or spread out (default 10).
+    /// Beyond that, fetches are answered 429 with `Retry-After`.
+    pub fn fetches_per_minute(mut self, n: u32) -> Self {
+        self.fetches_per_minute = n.max(1);
+        self
+    }
+}
+
+/// An error setting up the server.
+#[derive(Debug)]
+pub struct Error {
+    message: String,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The page and the API as an axum [`Router`].
+///
+/// Serve it with connection info (`into_make_service_with_connect_info::
+/// <SocketAddr>()`, as [`serve`] does) so that fetches are limited per
+/// client; without it, all clients share one limit.
+///
+/// # Errors
+///
+/// If the HTTP client that fetches sites cannot be built.
+pub fn router(config: &Config) -> Result<Router, Error> {
+    api::router(config)
+        .map_err(|e| Error { message: format!("cannot start: {e}") })
+}
+
+/// Serves the page and the API on `listener` until the process ends.
+///
+/// # Errors
+///
+/// If the server cannot be set up ([`router`]) or accepting connections
+/// fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+) -> std::io::Result<()> {
+    let app = router(&config).map_err(std::io::Error::other)?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+}

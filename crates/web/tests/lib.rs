@@ -1,0 +1,454 @@
+//! Every route of the tester on a real server on 127.0.0.1, bad input
+//! included. Answers are compared with the analysis library's own data:
+//! the API renders it, and computes nothing of its own.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::{header, StatusCode};
+use axum::routing::get;
+use axum::Router;
+use reqwest::Client;
+use robotrules::Robots;
+use robotrules_analysis::{audit, explain, lint, Catalogue, Check};
+use robotrules_fetch::AddressPolicy;
+use robotrules_web::{serve, Config};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+
+const ROBOTS: &str = "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisalow: /tmp\n\nUser-agent: GPTBot\nDisallow: /\n";
+
+/// Starts the tester on a free loopback port.
+async fn start(config: Config) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, config));
+    format!("http://{addr}")
+}
+
+/// A site on loopback whose robots.txt counts its requests.
+async fn site() -> (SocketAddr, Arc<AtomicUsize>) {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    let app = Router::new()
+        .route(
+            "/robots.txt",
+            get(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+                async { ([(header::CACHE_CONTROL, "max-age=600")], ROBOTS) }
+            }),
+        )
+        .route(
+            "/moved",
+            get(|| async {
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, "/robots.txt")],
+                )
+            }),
+        );
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (addr, hits)
+}
+
+async fn post(base: &str, route: &str, body: Value) -> (StatusCode, Value) {
+    let response = Client::new()
+        .post(format!("{base}{route}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
+    (status, response.json().await.unwrap())
+}
+
+async fn post_raw(
+    base: &str,
+    route: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Value) {
+    let response = Client::new()
+        .post(format!("{base}{route}"))
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_with_security_headers() {
+    let base = start(Config::default()).await;
+    for (path, kind, needle) in [
+        ("/", "text/html", "robots.txt tester"),
+        ("/app.js", "text/javascript", "/api/check"),
+        ("/app.css", "text/css", ".editor"),
+        ("/favicon.svg", "image/svg+xml", "<svg"),
+        ("/example.txt", "text/plain", "User-agent: GPTBot"),
+    ] {
+        let r = reqwest::get(format!("{base}{path}")).await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        let h = r.headers();
+        assert!(h["content-type"].to_str().unwrap().starts_with(kind));
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'none'"));
+        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe"));
+        assert_eq!(h["x-content-type-options"], "nosniff");
+        assert_eq!(h["x-frame-options"], "DENY");
+        assert_eq!(h["referrer-policy"], "no-referrer");
+        assert!(r.text().await.unwrap().contains(needle), "{path}");
+    }
+    // No third-party asset, no inline script or style.
+    let html =
+        reqwest::get(format!("{base}/")).await.unwrap().text().await.unwrap();
+    for attribute in ["src=", "href="] {
+        for quoted in ["\"http", "\"//"] {
+            assert!(!html.contains(&format!("{attribute}{quoted}")));
+        }
+    }
+    assert!(!html.contains("<script>") && !html.contains("style="));
+    assert!(!html.contains("<style"));
+    let r = reqwest::get(format!("{base}/api/nothing")).await.unwrap();
+    assert_eq!(r.status(), 404);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+}
+
+#[tokio::test]
+async fn check_renders_the_analysis() {
+    let base = start(Config::default()).await;
+    let urls =
+        ["https://example.com/private/x", "/private/ok", "/caf\u{e9}", "x"];
+    let (status, body) = post(
+        &base,
+        "/api/check",
+        json!({"robots": ROBOTS, "agents": ["BarBot"], "urls": urls}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let robots = Robots::parse(ROBOTS.as_bytes());
+    let matcher = robots.matcher(&["BarBot"]);
+    let expected: Vec<Value> = urls
+        .iter()
+        .map(|u| {
+            let check =
+                Check::new(&matcher, ROBOTS.as_bytes(), &["BarBot"], u);
+            serde_json::to_value(check).unwrap()
+        })
+        .collect();
+    assert_eq!(body.as_array().unwrap(), &expected);
+    assert_eq!(body[0]["allowed"], false);
+    assert_eq!(body[0]["rule"]["line"], 2);
+    assert_eq!(body[1]["rule"]["line"], 3);
+    assert_eq!(body[2]["warnings"][0]["kind"], "needs-encoding");
+    assert!(body[2]["warnings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .ends_with(", which is ALLOWED"));
+    assert_eq!(body[3]["warnings"][0]["kind"], "not-url");
+    // Several names of one crawler.
+    let (_, body) = post(
+        &base,
+        "/api/check",
+        json!({"robots": ROBOTS, "agents": ["gptbot", "Other"], "urls": ["/"]}),
+    )
+    .await;
+    assert_eq!(body[0]["allowed"], false);
+    assert_eq!(body[0]["agents"], json!(["gptbot", "Other"]));
+}
+
+#[tokio::test]
+async fn explain_lint_audit_render_the_analysis() {
+    let base = start(Config::default()).await;
+    let body = ROBOTS.as_bytes();
+    let robots = Robots::parse(body);
+    let (status, got) = post(
+        &base,
+        "/api/explain",
+        json!({"robots": ROBOTS, "agents": ["GPTBot"], "url": "/a"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let mut want =
+        serde_json::to_value(explain(&robots, body, &["GPTBot"], "/a"))
+            .unwrap();
+    want["warnings"] = json!([]);
+    assert_eq!(got, want);
+    assert_eq!(got["rule"]["line"], 7);
+    assert_eq!(got["named"], true);
+
+    let (status, got) =
+        post(&base, "/api/lint", json!({"robots": ROBOTS})).await;
+    assert_eq!(status, 200);
+    assert_eq!(got, serde_json::to_value(lint(body)).unwrap());
+    assert_eq!(got[0]["code"], "RT102");
+    assert_eq!(got[0]["line"], 4);
+
+    let (status, got) =
+        post(&base, "/api/audit", json!({"robots": ROBOTS})).await;
+    assert_eq!(status, 200);
+    let want = audit(&robots, &Catalogue::builtin());
+    assert_eq!(got, serde_json::to_value(&want).unwrap());
+    let gpt = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["token"] == "GPTBot")
+        .unwrap();
+    assert_eq!(
+        (gpt["access"].as_str(), gpt["via"].as_str()),
+        (Some("disallowed"), Some("named"))
+    );
+
+    let r = reqwest::get(format!("{base}/api/catalogue")).await.unwrap();
+    let got: Value = r.json().await.unwrap();
+    assert_eq!(
+        got,
+        serde_json::to_value(Catalogue::builtin().crawlers()).unwrap()
+    );
+}
+
+#[tokio::test]
+async fn the_openapi_document_names_every_route() {
+    let base = start(Config::default()).await;
+    let r = reqwest::get(format!("{base}{}", robotrules_web::OPENAPI_PATH))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let doc: Value = r.json().await.unwrap();
+    assert_eq!(doc["openapi"], "3.0.3");
+    for route in ["check", "explain", "lint", "audit", "fetch"] {
+        assert!(
+            doc["paths"][format!("/api/{route}")]["post"].is_object(),
+            "{route}"
+        );
+    }
+    assert!(doc["paths"]["/api/catalogue"]["get"].is_object());
+}
+
+#[tokio::test]
+async fn bad_input_gets_clear_errors() {
+    let base = start(Config::default()).await;
+    // Over the 1 MiB cap.
+    let big = json!({"robots": "#".repeat(2 << 20)}).to_string().into_bytes();
+    let (status, body) =
+        post_raw(&base, "/api/lint", "application/json", big).await;
+    assert_eq!(status, 413);
+    assert!(body["error"].as_str().unwrap().contains("size limit"));
+    // Not UTF-8.
+    let (status, body) = post_raw(
+        &base,
+        "/api/lint",
+        "application/json",
+        b"{\"robots\": \"\xff\xfe\"}".to_vec(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("unicode"), "{body}");
+    // Not JSON, or not declared as JSON.
+    let (status, _) =
+        post_raw(&base, "/api/lint", "application/json", b"{".to_vec()).await;
+    assert_eq!(status, 400);
+    let (status, _) =
+        post_raw(&base, "/api/lint", "text/plain", b"{}".to_vec()).await;
+    assert_eq!(status, 415);
+    // The wrong shape.
+    for (route, body) in [
+        ("/api/lint", json!({})),
+        ("/api/lint", json!({"robots": 5})),
+        ("/api/lint", json!({"robots": "", "extra": 1})),
+        ("/api/check", json!({"robots": "", "agents": [], "urls": ["/"]})),
+        ("/api/check", json!({"robots": "", "agents": ["a"], "urls": []})),
+        (
+            "/api/check",
+            json!({"robots": "", "agents": ["a"], "urls": vec!["/"; 1001]}),
+        ),
+        ("/api/explain", json!({"robots": "", "agents": ["a"]})),
+        ("/api/fetch", json!({"url": "not a url"})),
+        ("/api/fetch", json!({"url": "file:///etc/passwd"})),
+        ("/api/fetch", json!({"url": "gopher://example.com/"})),
+        ("/api/fetch", json!({"url": "/relative"})),
+    ] {
+        let (status, got) = post(&base, route, body.clone()).await;
+        assert_eq!(status, 422, "{route} {body}");
+        assert!(got["error"].is_string());
+    }
+    let r = reqwest::get(format!("{base}/api/check")).await.unwrap();
+    assert_eq!(r.status(), 405);
+    // Hostile files are answered, not refused.
+    let hostile = format!(
+        "user-agent: *\n{}",
+        "disallow: /*a*a*a*a*a*a*$\n".repeat(5000)
+    );
+    let (status, _) =
+        post(&base, "/api/audit", json!({"robots": hostile})).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn fetches_of_non_public_addresses_are_refused() {
+    let (addr, hits) = site().await;
+    let base = start(Config::default().fetches_per_minute(100)).await;
+    let port = addr.port();
+    for url in [
+        format!("http://127.0.0.1:{port}/"),
+        format!("http://localhost:{port}/"),
+        format!("http://[::1]:{port}/"),
+        format!("http://[::ffff:127.0.0.1]:{port}/"),
+        format!("http://2130706433:{port}/"),
+        format!("https://127.0.0.1:{port}/"),
+        format!("ftp://127.0.0.1:{port}/"),
+        "http://10.0.0.1/".to_string(),
+        "http://169.254.169.254/latest/meta-data/".to_string(),
+        "http://192.168.1.1/".to_string(),
+        "http://100.64.0.1/".to_string(),
+        "http://[fe80::1]/".to_string(),
+        "http://0.0.0.0/".to_string(),
+    ] {
+        let (status, body) =
+            post(&base, "/api/fetch", json!({"url": url})).await;
+        assert_eq!(status, 403, "{url}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().starts_with("refused: "),
+            "{body}"
+        );
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+/// A site on `ip` whose robots.txt redirects to `target`.
+async fn redirecting(ip: &str, target: String) -> SocketAddr {
+    let app = Router::new().route(
+        "/robots.txt",
+        get(move || {
+            let target = target.clone();
+            async move { (StatusCode::FOUND, [(header::LOCATION, target)]) }
+        }),
+    );
+    let listener = TcpListener::bind(format!("{ip}:0")).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+#[tokio::test]
+async fn redirects_to_refused_addresses_are_not_followed() {
+    // Only 127.0.0.2 counts as public here, so that the first request is
+    // made and the redirect is what the policy must stop.
+    let policy =
+        AddressPolicy::custom(|ip| ip == IpAddr::from([127, 0, 0, 2]));
+    let base = start(Config::default().address_policy(policy)).await;
+    let (target, hits) = site().await;
+    for to in [
+        format!("http://{target}/robots.txt"),
+        format!("http://localhost:{}/robots.txt", target.port()),
+        format!("http://[::ffff:127.0.0.1]:{}/robots.txt", target.port()),
+    ] {
+        let first = redirecting("127.0.0.2", to.clone()).await;
+        let (status, body) = post(
+            &base,
+            "/api/fetch",
+            json!({"url": format!("http://{first}/")}),
+        )
+        .await;
+        assert_eq!(status, 403, "{to}: {body}");
+        assert!(body["error"].as_str().unwrap().starts_with("refused: "));
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn fetches_with_the_flag_report_as_the_command_line() {
+    let (addr, hits) = site().await;
+    let base = start(Config::default().allow_private_fetch(true)).await;
+    let (status, body) = post(
+        &base,
+        "/api/fetch",
+        json!({"url": format!("http://{addr}/some/page")}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["robots"], ROBOTS);
+    let report = &body["report"];
+    assert_eq!(report["outcome"], "available");
+    assert_eq!(report["access"], "obey");
+    assert_eq!(report["cache_lifetime_seconds"], 600);
+    assert_eq!(report["bytes_read"], ROBOTS.len());
+    assert_eq!(report["truncated"], false);
+    assert_eq!(report["summary"]["groups"], 2);
+    assert_eq!(report["hops"][0]["url"], format!("http://{addr}/robots.txt"));
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+    // A site with no robots.txt: everything allowed, no rules.
+    let (_, nothing) = site_without_robots().await;
+    let (status, body) = post(
+        &base,
+        "/api/fetch",
+        json!({"url": format!("http://{nothing}/")}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["report"]["outcome"], "unavailable (404)");
+    assert_eq!(body["report"]["access"], "allow-all");
+    assert_eq!(body["robots"], "");
+}
+
+async fn site_without_robots() -> ((), SocketAddr) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, Router::new()).await });
+    ((), addr)
+}
+
+#[tokio::test]
+async fn fetches_are_limited_per_client() {
+    let base = start(Config::default().fetches_per_minute(2)).await;
+    for _ in 0..2 {
+        let (status, _) =
+            post(&base, "/api/fetch", json!({"url": "http://10.0.0.1/"}))
+                .await;
+        assert_eq!(status, 403);
+    }
+    let r = Client::new()
+        .post(format!("{base}/api/fetch"))
+        .json(&json!({"url": "http://10.0.0.1/"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 =
+        r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=30).contains(&wait));
+    // Other routes are not limited.
+    let (status, _) = post(&base, "/api/lint", json!({"robots": ""})).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn requests_have_a_time_limit() {
+    // A site that accepts connections and never answers.
+    let silent = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = silent.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            held.push(socket);
+        }
+    });
+    let config = Config::default()
+        .allow_private_fetch(true)
+        .request_timeout(Duration::from_millis(300));
+    let base = start(config).await;
+    let r = Client::new()
+        .post(format!("{base}/api/fetch"))
+        .json(&json!({"url": format!("http://{addr}/")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 408);
+}
