@@ -81,6 +81,31 @@ pub struct Evaluation {
     pub verdicts: Vec<Verdict>,
 }
 
+impl Evaluation {
+    /// An evaluation with no file read: only the status, the class and
+    /// the verdicts.
+    fn bare(
+        status: Option<u16>,
+        class: &'static str,
+        verdicts: Vec<Verdict>,
+    ) -> Evaluation {
+        Evaluation {
+            status,
+            class,
+            body_kind: None,
+            size: None,
+            truncated: None,
+            hash: None,
+            groups: None,
+            rules: None,
+            sitemaps: None,
+            lint_errors: None,
+            lint_warnings: None,
+            verdicts,
+        }
+    }
+}
+
 fn decode(encoding: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
     let enc = encoding.unwrap_or("").trim().to_ascii_lowercase();
     let mut out = Vec::new();
@@ -138,20 +163,7 @@ fn decode(encoding: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
 pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
     let n = options.catalogue.len();
     let status = capture.status;
-    let mut e = Evaluation {
-        status,
-        class: "unreachable",
-        body_kind: None,
-        size: None,
-        truncated: None,
-        hash: None,
-        groups: None,
-        rules: None,
-        sitemaps: None,
-        lint_errors: None,
-        lint_warnings: None,
-        verdicts: Vec::new(),
-    };
+    let mut e = Evaluation::bare(status, "unreachable", Vec::new());
     let everyone =
         |access| vec![Verdict { access, via: None, crawl_delay: None }; n];
     let Some(code) = status else {
@@ -240,23 +252,8 @@ pub fn stopped(
         "no_location" | "scheme" => ("unreachable", "disallowed"),
         _ => ("redirect", "unknown"),
     };
-    Evaluation {
-        status,
-        class,
-        body_kind: None,
-        size: None,
-        truncated: None,
-        hash: None,
-        groups: None,
-        rules: None,
-        sitemaps: None,
-        lint_errors: None,
-        lint_warnings: None,
-        verdicts: vec![
-            Verdict { access, via: None, crawl_delay: None };
-            catalogue.len()
-        ],
-    }
+    let verdict = Verdict { access, via: None, crawl_delay: None };
+    Evaluation::bare(status, class, vec![verdict; catalogue.len()])
 }
 
 #[cfg(test)]

@@ -199,6 +199,43 @@ fn crawler(rounds: usize, only: Option<usize>) {
     }
 }
 
+/// The peers' parsers over the corpus, as contenders; robotstxt keeps no
+/// parsed form, so its name gets `robotstxt_note`.
+fn peer_parsers<'a>(
+    files: &'a [(String, Vec<u8>)],
+    texts: &'a [String],
+    bytes: f64,
+    robotstxt_note: &'static str,
+) -> Vec<Contender<'a>> {
+    let robotstxt: &'static str = match robotstxt_note {
+        "" => "robotstxt 0.3",
+        _ => "robotstxt 0.3 (parse only)",
+    };
+    vec![
+        contender(robotstxt, move || {
+            let mut count = Count::default();
+            for t in texts {
+                robotstxt::parse_robotstxt(black_box(t), &mut count);
+            }
+            black_box(count.0);
+            bytes
+        }),
+        contender("texting_robots 0.2", move || {
+            for (_, b) in files {
+                let _ =
+                    black_box(texting_robots::Robot::new(AGENT, black_box(b)));
+            }
+            bytes
+        }),
+        contender("robotxt 0.7", move || {
+            for (_, b) in files {
+                let _ = black_box(robotxt::Robots::parse(black_box(b), AGENT));
+            }
+            bytes
+        }),
+    ]
+}
+
 fn main() {
     let rounds: usize =
         std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
@@ -221,38 +258,15 @@ fn main() {
         "MB/s",
         1e6,
         rounds,
-        vec![
-            contender("robotrules", || {
-                for (_, b) in &files {
-                    black_box(robotrules::Robots::parse(black_box(b)));
-                }
-                bytes
-            }),
-            contender("robotstxt 0.3", || {
-                let mut count = Count::default();
-                for t in &texts {
-                    robotstxt::parse_robotstxt(black_box(t), &mut count);
-                }
-                black_box(count.0);
-                bytes
-            }),
-            contender("texting_robots 0.2", || {
-                for (_, b) in &files {
-                    let _ = black_box(texting_robots::Robot::new(
-                        AGENT,
-                        black_box(b),
-                    ));
-                }
-                bytes
-            }),
-            contender("robotxt 0.7", || {
-                for (_, b) in &files {
-                    let _ =
-                        black_box(robotxt::Robots::parse(black_box(b), AGENT));
-                }
-                bytes
-            }),
-        ],
+        vec![contender("robotrules", || {
+            for (_, b) in &files {
+                black_box(robotrules::Robots::parse(black_box(b)));
+            }
+            bytes
+        })]
+        .into_iter()
+        .chain(peer_parsers(&files, &texts, bytes, ""))
+        .collect(),
     );
 
     workload(
@@ -268,31 +282,10 @@ fn main() {
                 }
                 bytes
             }),
-            contender("robotstxt 0.3 (parse only)", || {
-                let mut count = Count::default();
-                for t in &texts {
-                    robotstxt::parse_robotstxt(black_box(t), &mut count);
-                }
-                black_box(count.0);
-                bytes
-            }),
-            contender("texting_robots 0.2", || {
-                for (_, b) in &files {
-                    let _ = black_box(texting_robots::Robot::new(
-                        AGENT,
-                        black_box(b),
-                    ));
-                }
-                bytes
-            }),
-            contender("robotxt 0.7", || {
-                for (_, b) in &files {
-                    let _ =
-                        black_box(robotxt::Robots::parse(black_box(b), AGENT));
-                }
-                bytes
-            }),
-        ],
+        ]
+        .into_iter()
+        .chain(peer_parsers(&files, &texts, bytes, " (parse only)"))
+        .collect(),
     );
 
     let body = file(CHECKS_FILE);
