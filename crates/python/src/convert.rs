@@ -90,18 +90,7 @@ pub(crate) fn agents(
     if obj.is_none() || obj.cast::<PyBytes>().is_ok() {
         return Err(type_error(name, "a str or an iterable of str", obj));
     }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| type_error(name, "a str or an iterable of str", obj))?;
-    let mut out = Vec::new();
-    for item in iter {
-        let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| {
-            type_error(&format!("each item of {name}"), "a str", &item)
-        })?;
-        out.push(text_of(s, name)?);
-    }
-    Ok(out)
+    each_text(obj, name, "a str or an iterable of str")
 }
 
 /// An iterable of `str`, such as the URLs of a batch check.
@@ -112,9 +101,17 @@ pub(crate) fn texts(
     if obj.cast::<PyString>().is_ok() || obj.cast::<PyBytes>().is_ok() {
         return Err(type_error(name, "an iterable of str", obj));
     }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| type_error(name, "an iterable of str", obj))?;
+    each_text(obj, name, "an iterable of str")
+}
+
+/// The items of the iterable `obj`, each a `str`; `expected` says what
+/// `obj` should have been when it is not iterable.
+fn each_text(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    expected: &str,
+) -> PyResult<Vec<String>> {
+    let iter = obj.try_iter().map_err(|_| type_error(name, expected, obj))?;
     let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
     for item in iter {
         let item = item?;
