@@ -31,8 +31,36 @@ pub struct Selection<'a> {
     pub(crate) robots: &'a Robots,
     pub(crate) is_named: bool,
     pub(crate) ignore_global: bool,
-    pub(crate) named: Vec<usize>,
-    pub(crate) global: Vec<usize>,
+    pub(crate) named: GroupSet,
+    pub(crate) global: GroupSet,
+}
+
+/// Group indices in file order: the first few inline (most files have a
+/// few groups), the rest on the heap.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GroupSet {
+    inline: [u32; 8],
+    len: usize,
+    more: Vec<u32>,
+}
+
+impl GroupSet {
+    pub(crate) fn push(&mut self, index: usize) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = index as u32,
+            None => self.more.push(index as u32),
+        }
+        self.len += 1;
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let inline = &self.inline[..self.len.min(self.inline.len())];
+        inline.iter().chain(&self.more).map(|&i| i as usize)
+    }
 }
 
 impl<'a> Selection<'a> {
@@ -52,7 +80,7 @@ impl<'a> Selection<'a> {
         } else {
             &self.global
         };
-        chosen.iter().map(|&index| Group { robots: self.robots, index })
+        chosen.iter().map(|index| Group { robots: self.robots, index })
     }
 
     /// The `*` groups that do not apply because the crawler is named (or
@@ -62,12 +90,12 @@ impl<'a> Selection<'a> {
     pub fn ignored_global_groups(
         &self,
     ) -> impl Iterator<Item = Group<'a>> + '_ {
-        let ignored = if self.is_named || self.ignore_global {
-            &self.global[..]
-        } else {
-            &[][..]
-        };
-        ignored.iter().map(|&index| Group { robots: self.robots, index })
+        let ignored = self.is_named || self.ignore_global;
+        let robots = self.robots;
+        self.global
+            .iter()
+            .filter(move |_| ignored)
+            .map(move |index| Group { robots, index })
     }
 
     /// The rules of [`Selection::groups`], in file order.

@@ -427,37 +427,34 @@ impl Matcher {
             crawl_delay: None,
             request_rate: None,
         };
+        let groups = || selection.groups();
         if options.get_semantics() == Semantics::FirstMatch1996 {
             let chosen: Vec<_> = selection.rules().collect();
             matcher.first_match(&chosen);
+            for (line, e) in groups().flat_map(|g| g.entries()) {
+                matcher.extension(line, &e);
+            }
+            return matcher;
         }
-        let first_match = matcher.first.is_some();
         // The groups' share of the store bounds the text (patterns and
         // values as written), and their lines the rules, but for retries.
         let (mut bytes, mut lines) = (0, 0);
-        for g in selection.groups() {
+        for g in groups() {
             let e = g.entry();
             bytes += e.end_pos.saturating_sub(e.pos) as usize;
             lines += e.end_line.saturating_sub(e.line) as usize + 1;
         }
-        let (mut text, mut rules) = if first_match {
-            (Vec::new(), Vec::new())
-        } else {
-            (Vec::with_capacity(bytes), Vec::with_capacity(lines))
-        };
+        let mut text = Vec::with_capacity(bytes);
+        let mut rules = Vec::with_capacity(lines);
         // One pass over the groups' lines: the rules, and the first valid
         // crawl delay and request rate.
-        for (line, e) in selection.groups().flat_map(|g| g.entries()) {
-            let Some(rule) = Rule::from_entry(line, &e) else {
-                matcher.extension(line, &e);
-                continue;
-            };
-            if !first_match {
-                push_rule(&mut rules, &mut text, &rule);
+        for g in groups() {
+            for (line, e) in g.entries() {
+                match Rule::from_entry(line, &e) {
+                    Some(rule) => push_rule(&mut rules, &mut text, &rule),
+                    None => matcher.extension(line, &e),
+                }
             }
-        }
-        if first_match {
-            return matcher;
         }
         // An index costs about a sort of the rules and a pass over their
         // text; a check without one, a pass over the rules.

@@ -45,37 +45,24 @@ pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
     let truncated = body.len() > MAX_BODY_LEN;
     let body = &body[..body.len().min(MAX_BODY_LEN)];
     let mut p = Parser { strict: options.get_strict(), ..Parser::default() };
-    p.store.reserve(body.len() / 2);
+    // The store is rarely larger than the body (see the `store` module):
+    // one allocation, shrunk in place at the end.
+    p.store.reserve(body.len() + 16);
     let mut rest = skip_bom(body);
     let mut number: u32 = 0;
     loop {
         number += 1;
-        // Find the line's end, noting its first NUL on the way.
-        let mut nul = None;
-        let mut from = 0;
-        let end = loop {
-            let hit = match nul {
-                None => memchr::memchr3(b'\n', b'\r', 0, &rest[from..]),
-                Some(_) => memchr::memchr2(b'\n', b'\r', &rest[from..]),
-            };
-            match hit {
-                Some(at) if rest[from + at] == 0 => {
-                    nul = Some(from + at);
-                    from += at + 1;
-                }
-                Some(at) => break Some(from + at),
-                None => break None,
-            }
-        };
-        match end {
+        // One pass finds the line's end and the bytes that split it.
+        let marks = swar::line_marks(rest);
+        match marks.end {
             Some(at) => {
-                p.line(number, &rest[..at], nul);
+                p.line(number, &rest[..at], marks);
                 let crlf =
                     rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
                 rest = &rest[at + if crlf { 2 } else { 1 }..];
             }
             None => {
-                p.line(number, rest, nul);
+                p.line(number, rest, marks);
                 break;
             }
         }
@@ -143,31 +130,26 @@ fn trim(s: &[u8]) -> &[u8] {
 /// A key and its value.
 type KeyValue<'a> = (&'a [u8], &'a [u8]);
 
-/// Splits a line's content into key and value.
+/// Splits a line's content into key and value, given where its first
+/// `#` is and its first `:` before that (if any).
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
 /// directive (RFC 9309 §2.2: `key ":" value`, comments after `#`).
-fn split_line(content: &[u8]) -> (u8, Option<KeyValue<'_>>) {
+fn split_line(
+    content: &[u8],
+    hash: Option<usize>,
+    colon: Option<usize>,
+) -> (u8, Option<KeyValue<'_>>) {
     let mut bits = 0;
     // The comment, and the first colon before it.
     let mut end = content.len();
-    let mut colon = None;
-    match swar::find2(content, b'#', b':') {
-        Some(at) if content[at] == b':' => {
-            colon = Some(at);
-            if let Some(hash) = swar::find1(&content[at + 1..], b'#') {
-                bits |= report::HAS_COMMENT;
-                end = at + 1 + hash;
-            }
-        }
-        Some(at) => {
-            bits |= report::HAS_COMMENT;
-            end = at;
-        }
-        None => {}
+    if let Some(at) = hash {
+        bits |= report::HAS_COMMENT;
+        end = at;
     }
     let untrimmed = &content[..end];
-    let line = trim(untrimmed);
+    let lead = untrimmed.len() - trim_start(untrimmed).len();
+    let line = trim(&untrimmed[lead..]);
     if line.is_empty() {
         bits |= if bits & report::HAS_COMMENT != 0 {
             report::IS_COMMENT
@@ -177,7 +159,6 @@ fn split_line(content: &[u8]) -> (u8, Option<KeyValue<'_>>) {
         return (bits, None);
     }
     // `:` is not whitespace, so it is inside the trimmed line.
-    let lead = untrimmed.len() - trim_start(untrimmed).len();
     let sep = match colon {
         Some(at) => at - lead,
         None => {
@@ -219,9 +200,10 @@ struct Parser {
 }
 
 impl Parser {
-    /// Parses line `number`, whose first NUL (if any) is at `nul`.
-    fn line(&mut self, number: u32, raw: &[u8], nul: Option<usize>) {
-        if (number - 1) % CHECKPOINT_EVERY == 0 {
+    /// Parses line `number`, whose marks are `marks`.
+    fn line(&mut self, number: u32, raw: &[u8], marks: swar::Marks) {
+        // Line 1 is at 0: only the later checkpoints are kept.
+        if number > 1 && (number - 1) % CHECKPOINT_EVERY == 0 {
             self.checkpoints.push(self.store.len() as u32);
         }
         let mut bits = 0;
@@ -230,11 +212,15 @@ impl Parser {
             bits |= report::TOO_LONG;
             content = &content[..MAX_LINE_LEN];
         }
-        if let Some(at) = nul.filter(|&at| at < content.len()) {
+        if let Some(at) = marks.nul.filter(|&at| at < content.len()) {
             bits |= report::HAS_NUL;
             content = &content[..at];
         }
-        let (meta, mut kv) = split_line(content);
+        // Marks past a cut are not in the content.
+        let within = |at: &usize| *at < content.len();
+        let hash = marks.hash.filter(within);
+        let colon = marks.colon.filter(within);
+        let (meta, mut kv) = split_line(content, hash, colon);
         bits |= meta;
         if self.strict && bits & report::MISSING_COLON != 0 {
             bits &= !(report::MISSING_COLON | report::HAS_DIRECTIVE);
@@ -358,13 +344,23 @@ impl Parser {
 mod tests {
     use super::*;
 
+    /// Splits a line as the parser does.
+    fn split(line: &[u8]) -> Option<KeyValue<'_>> {
+        let marks = swar::line_marks(line);
+        split_line(line, marks.hash, marks.colon).1
+    }
+
     macro_rules! kv {
         ($line:expr, $key:expr, $value:expr) => {
-            let (_, kv) = split_line($line);
-            assert_eq!(kv, Some((&$key[..], &$value[..])), "{:?}", $line);
+            assert_eq!(
+                split($line),
+                Some((&$key[..], &$value[..])),
+                "{:?}",
+                $line
+            );
         };
         ($line:expr) => {
-            assert_eq!(split_line($line).1, None, "{:?}", $line);
+            assert_eq!(split($line), None, "{:?}", $line);
         };
     }
 

@@ -2,13 +2,12 @@
 //! other lines, and to verdicts.
 
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 use core::fmt;
 use core::mem::size_of;
 
 use crate::directive::{Sitemap, UnknownDirective};
 use crate::extension::Extension;
-use crate::group::{Group, GroupEntry, Selection};
+use crate::group::{Group, GroupEntry, GroupSet, Selection};
 use crate::matcher::{Decision, Matcher};
 use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::parse;
@@ -51,7 +50,8 @@ pub struct Robots {
     /// One entry per line (see the `store` module).
     pub(crate) store: Box<[u8]>,
     pub(crate) groups: Box<[GroupEntry]>,
-    /// The store position of lines 1, 1 + CHECKPOINT_EVERY, …
+    /// The store position of lines 1 + CHECKPOINT_EVERY, 1 + 2 ×
+    /// CHECKPOINT_EVERY, … (line 1 is at 0).
     pub(crate) checkpoints: Box<[u32]>,
     pub(crate) line_count: u32,
     pub(crate) truncated: bool,
@@ -235,8 +235,8 @@ impl Robots {
         agents: &[&str],
         options: MatchOptions,
     ) -> Selection<'a> {
-        let mut named = Vec::new();
-        let mut global = Vec::new();
+        let mut named = GroupSet::default();
+        let mut global = GroupSet::default();
         for group in self.groups() {
             let (is_named, is_global) = group.applies_to(agents);
             if is_named {
@@ -326,7 +326,10 @@ impl Robots {
             return None;
         }
         let checkpoint = index / CHECKPOINT_EVERY;
-        let pos = *self.checkpoints.get(checkpoint as usize)? as usize;
+        let pos = match checkpoint.checked_sub(1) {
+            None => 0,
+            Some(i) => *self.checkpoints.get(i as usize)? as usize,
+        };
         let first = checkpoint * CHECKPOINT_EVERY + 1;
         let (line, e) = self
             .entries(pos, self.store.len(), first)

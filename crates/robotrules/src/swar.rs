@@ -52,6 +52,95 @@ fn scan(
     }
 }
 
+/// What one pass over a line finds: where it ends, and the bytes that
+/// split its content.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub(crate) struct Marks {
+    /// The first LF or CR: the line's end.
+    pub(crate) end: Option<usize>,
+    /// The first NUL before the end.
+    pub(crate) nul: Option<usize>,
+    /// The first `#` before the end and any NUL.
+    pub(crate) hash: Option<usize>,
+    /// The first `:` before the end, any NUL and any `#`.
+    pub(crate) colon: Option<usize>,
+}
+
+impl Marks {
+    /// Notes byte `c` at `at`; returns true at the line's end. Noting a
+    /// byte twice changes nothing.
+    #[inline(always)]
+    fn note(&mut self, c: u8, at: usize) -> bool {
+        match c {
+            b'\n' | b'\r' => {
+                self.end = Some(at);
+                return true;
+            }
+            0 if self.nul.is_none() => self.nul = Some(at),
+            b'#' if self.hash.is_none() && self.nul.is_none() => {
+                self.hash = Some(at);
+            }
+            b':' if self.colon.is_none()
+                && self.hash.is_none()
+                && self.nul.is_none() =>
+            {
+                self.colon = Some(at);
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
+/// Finds, in one pass, the end of the line that `s` starts with (its
+/// first LF or CR) and its first NUL, `#` and `:` that matter (see
+/// [`Marks`]). Eight bytes at a time: every candidate byte of a word is
+/// looked at, false positives included, so the answer is exact.
+#[inline]
+pub(crate) fn line_marks(s: &[u8]) -> Marks {
+    let mut marks = Marks::default();
+    let word = |x: u64| {
+        eq(x, b'\n') | eq(x, b'\r') | eq(x, 0) | eq(x, b'#') | eq(x, b':')
+    };
+    if s.len() < 8 {
+        for (at, &c) in s.iter().enumerate() {
+            if marks.note(c, at) {
+                break;
+            }
+        }
+        return marks;
+    }
+    let mut i = 0;
+    loop {
+        // The last word overlaps the one before; noting its bytes again
+        // changes nothing, and none of them ended the line.
+        let at = i.min(s.len() - 8);
+        let mut hits = word(load(&s[at..]));
+        while hits != 0 {
+            let k = at + (hits.trailing_zeros() / 8) as usize;
+            hits &= hits - 1;
+            if marks.note(s[k], k) {
+                return marks;
+            }
+        }
+        if at == s.len() - 8 {
+            return marks;
+        }
+        i += 8;
+    }
+}
+
+/// Returns the index of the first `/`, `?`, `;` or `#` in `s`: where a
+/// URL's authority (or scheme) ends.
+#[inline]
+pub(crate) fn find_path_mark(s: &[u8]) -> Option<usize> {
+    scan(
+        s,
+        |x| eq(x, b'/') | eq(x, b'?') | eq(x, b';') | eq(x, b'#'),
+        |c| matches!(c, b'/' | b'?' | b';' | b'#'),
+    )
+}
+
 /// Returns the index of the first byte of `s` that is `a`.
 #[inline]
 pub(crate) fn find1(s: &[u8], a: u8) -> Option<usize> {
@@ -68,6 +157,18 @@ pub(crate) fn find_escape_candidate(s: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `line_marks`, a byte at a time.
+    fn naive_marks(s: &[u8]) -> Marks {
+        let end = s.iter().position(|&c| c == b'\n' || c == b'\r');
+        let line = &s[..end.unwrap_or(s.len())];
+        let nul = line.iter().position(|&c| c == 0);
+        let content = &line[..nul.unwrap_or(line.len())];
+        let hash = content.iter().position(|&c| c == b'#');
+        let before = &content[..hash.unwrap_or(content.len())];
+        let colon = before.iter().position(|&c| c == b':');
+        Marks { end, nul, hash, colon }
+    }
 
     #[test]
     fn agrees_with_a_plain_scan() {
@@ -92,6 +193,12 @@ mod tests {
                     s.iter().position(|&c| c == b'#' || c == b':')
                 );
                 assert_eq!(find1(s, b'#'), s.iter().position(|&c| c == b'#'));
+                assert_eq!(line_marks(s), naive_marks(s));
+                assert_eq!(
+                    find_path_mark(s),
+                    s.iter()
+                        .position(|&c| matches!(c, b'/' | b'?' | b';' | b'#'))
+                );
                 assert_eq!(
                     find_escape_candidate(s),
                     s.iter().position(|&c| c == b'%' || c >= 0x80)
@@ -113,6 +220,27 @@ mod tests {
                     find_escape_candidate(&s),
                     want(&|b| b == b'%' || b >= 0x80)
                 );
+                assert_eq!(line_marks(&s), naive_marks(&s));
+                assert_eq!(
+                    find_path_mark(&s),
+                    want(&|b| matches!(b, b'/' | b'?' | b';' | b'#'))
+                );
+            }
+        }
+        // Every pair of marks, at every pair of positions.
+        let marks = [b'\n', b'\r', 0, b'#', b':', b'x'];
+        for len in [1, 7, 8, 9, 17, 24] {
+            for i in 0..len {
+                for j in 0..len {
+                    for &a in &marks {
+                        for &b in &marks {
+                            let mut s = alloc::vec![b'y'; len];
+                            s[i] = a;
+                            s[j] = b;
+                            assert_eq!(line_marks(&s), naive_marks(&s));
+                        }
+                    }
+                }
             }
         }
     }
