@@ -239,8 +239,10 @@ fn peer_parsers<'a>(
 fn main() {
     let rounds: usize =
         std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(11);
-    // `compare ROUNDS crawl [N]`: only the crawler workload.
-    if std::env::args().nth(2).as_deref() == Some("crawl") {
+    // `compare ROUNDS crawl [N]`: only the crawler workload;
+    // `compare ROUNDS no-crawl`: everything but it.
+    let mode = std::env::args().nth(2);
+    if mode.as_deref() == Some("crawl") {
         let only = std::env::args().nth(3).and_then(|n| n.parse().ok());
         crawler(rounds, only);
         return;
@@ -412,5 +414,7 @@ fn main() {
         ],
     );
 
-    crawler(rounds, None);
+    if mode.as_deref() != Some("no-crawl") {
+        crawler(rounds, None);
+    }
 }
