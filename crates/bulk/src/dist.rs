@@ -196,9 +196,9 @@ pub fn agents(
     let crawlers = tokens
         .iter()
         .map(|t| {
-            full.get(t)
-                .cloned()
-                .unwrap_or_else(|| Crawler::new(t.as_str(), "", Purpose::Other))
+            full.get(t).cloned().unwrap_or_else(|| {
+                Crawler::new(t.as_str(), "", Purpose::Other)
+            })
         })
         .collect();
     Catalogue::new(crawlers)

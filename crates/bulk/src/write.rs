@@ -231,7 +231,8 @@ impl Sink for Partitioned {
         let dir = self.dir.join(partition_dir(&row.crawl));
         std::fs::create_dir_all(&dir)?;
         let file = File::create(dir.join(part_name(self.format)))?;
-        let mut out = self::values(Box::new(file), self.format, &self.columns)?;
+        let mut out =
+            self::values(Box::new(file), self.format, &self.columns)?;
         out.put(values)?;
         self.open.insert(row.crawl.clone(), out);
         Ok(())

@@ -46,7 +46,8 @@ fn job_rows(
 fn stages_give_the_rows_of_a_job() {
     let dir = tempfile::tempdir().unwrap();
     let files = inputs(dir.path());
-    let (want, want_problems) = job_rows(&files, &dir.path().join("job.jsonl"));
+    let (want, want_problems) =
+        job_rows(&files, &dir.path().join("job.jsonl"));
     let sources = capture::expand(&files).unwrap();
     let options = Options::new(Catalogue::builtin());
 
@@ -55,8 +56,11 @@ fn stages_give_the_rows_of_a_job() {
     let mut crawls = Vec::new();
     let mut chosen: HashMap<(String, String), (Meta, i32)> = HashMap::new();
     for (i, source) in sources.iter().enumerate() {
-        crawls.push(dist::scan(source, i as u32, None, &mut |item| {
-            match item {
+        crawls.push(dist::scan(
+            source,
+            i as u32,
+            None,
+            &mut |item| match item {
                 Ok(m) => {
                     let key = (m.crawl.clone(), m.url.clone());
                     match chosen.get_mut(&key) {
@@ -72,8 +76,8 @@ fn stages_give_the_rows_of_a_job() {
                     }
                 }
                 Err(p) => problems.push(p),
-            }
-        }));
+            },
+        ));
     }
     // Sites, and their redirects one hop at a time.
     let mut plan: BTreeMap<Pos, Vec<Origin>> = BTreeMap::new();
@@ -127,7 +131,8 @@ fn stages_give_the_rows_of_a_job() {
     }
     assert!(hops > 20, "the data has redirects to follow");
     // Pass two, file by file.
-    let mut by_source: BTreeMap<u32, Vec<(Pos, Vec<Origin>)>> = BTreeMap::new();
+    let mut by_source: BTreeMap<u32, Vec<(Pos, Vec<Origin>)>> =
+        BTreeMap::new();
     for (pos, origins) in plan {
         by_source.entry(pos.source).or_default().push((pos, origins));
     }
@@ -137,8 +142,13 @@ fn stages_give_the_rows_of_a_job() {
         write::create(&out, write::Format::JsonLines, &schema).unwrap();
     for (i, todo) in by_source {
         let source = &sources[i as usize];
-        let (rows, more) =
-            dist::rows(source, &source.name(), &crawls[i as usize], todo, &options);
+        let (rows, more) = dist::rows(
+            source,
+            &source.name(),
+            &crawls[i as usize],
+            todo,
+            &options,
+        );
         for r in &rows {
             sink.write(r).unwrap();
         }

@@ -70,7 +70,8 @@ fn _bulk_schema(
     catalogue_text: Option<String>,
     catalogue_json: bool,
 ) -> PyResult<Vec<(String, &'static str)>> {
-    let schema = Schema::new(&catalogue(agents, catalogue_text, catalogue_json)?);
+    let schema =
+        Schema::new(&catalogue(agents, catalogue_text, catalogue_json)?);
     Ok(schema
         .columns()
         .iter()
@@ -140,15 +141,19 @@ fn _bulk_scan(
         let source = capture::Source::of(path);
         let mut metas = Vec::new();
         let mut problems = Vec::new();
-        let last = dist::scan(&source, index, crawl.as_deref(), &mut |item| {
-            match item {
-                Ok(m) => metas.push(meta(m)),
-                Err(mut p) => {
-                    p.file.clone_from(&name);
-                    problems.push(problem(p));
-                }
-            }
-        });
+        let last =
+            dist::scan(
+                &source,
+                index,
+                crawl.as_deref(),
+                &mut |item| match item {
+                    Ok(m) => metas.push(meta(m)),
+                    Err(mut p) => {
+                        p.file.clone_from(&name);
+                        problems.push(problem(p));
+                    }
+                },
+            );
         (metas, problems, last)
     })
 }
