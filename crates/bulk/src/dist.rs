@@ -1,5 +1,5 @@
 //! The job's stages one at a time, for a distributed run (the Spark job
-//! of the Python package): the same functions as [`Job`](crate::Job)'s,
+//! of the Python package): the same functions as [`Job`]'s,
 //! so that the rows are the same.
 //!
 //! 1. [`scan`] a file: a small [`Meta`] per capture (no body) and the
