@@ -180,8 +180,22 @@ pub fn rows(
 }
 
 /// The catalogue of a job restricted to `tokens` (all of `full` if there
-/// are none): a token `full` does not know is judged with no operator
-/// and purpose `other`.
+/// are none): a token `full` does not know is judged too, with the
+/// operator `unknown` and the purpose `other`.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::Catalogue;
+/// use robotrules_bulk::dist::agents;
+///
+/// let tokens = ["GPTBot".to_string(), "FooBot".to_string()];
+/// let catalogue = agents(Catalogue::builtin(), &tokens)?;
+/// assert_eq!(catalogue.len(), 2);
+/// assert_eq!(catalogue.get("FooBot").unwrap().operator, "unknown");
+/// assert!(agents(Catalogue::builtin(), &["not a token".to_string()]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 ///
@@ -197,7 +211,7 @@ pub fn agents(
         .iter()
         .map(|t| {
             full.get(t).cloned().unwrap_or_else(|| {
-                Crawler::new(t.as_str(), "", Purpose::Other)
+                Crawler::new(t.as_str(), "unknown", Purpose::Other)
             })
         })
         .collect();

@@ -479,7 +479,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             mode=args.mode,
             partitions=args.partitions,
         )
-    except (OSError, ValueError) as e:
+    except Exception as e:  # Spark's own errors (an output that exists) too
         print(f"robotrules.spark: error: {e}", file=sys.stderr)
         return 1
     finally:
