@@ -37,6 +37,7 @@ wheel_sources() {
         crates/robotrules/Cargo.toml crates/robotrules/src \
         crates/analysis/Cargo.toml crates/analysis/src crates/analysis/data \
         crates/fetch/Cargo.toml crates/fetch/src \
+        crates/bulk/Cargo.toml crates/bulk/src \
         crates/python/Cargo.toml crates/python/src crates/python/python \
         -type f -not -name '*.pyc' 2>/dev/null | LC_ALL=C sort
 }

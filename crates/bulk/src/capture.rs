@@ -74,8 +74,9 @@ impl Source {
 
 /// Expands the inputs given on a command line into sources, in a fixed
 /// order: a directory becomes its files (recursively, sorted by name); a
-/// file named `*.paths` (Common Crawl's `robotstxt.paths`, unzipped) or
-/// `*.list` lists one path a line, relative to the list's directory;
+/// file named `*.paths` or `*.list` (or `*.paths.gz`, `*.list.gz`
+/// compressed, as Common Crawl's `robotstxt.paths.gz`) lists one path a
+/// line, relative to the list's directory;
 /// anything else is one file, its format from its name ([`Source::of`]).
 ///
 /// # Errors
@@ -101,9 +102,17 @@ fn expand_one(path: &Path, out: &mut Vec<Source>) -> io::Result<()> {
         return Ok(());
     }
     let name = path.to_string_lossy();
-    if name.ends_with(".paths") || name.ends_with(".list") {
+    let gz = name.ends_with(".paths.gz") || name.ends_with(".list.gz");
+    if gz || name.ends_with(".paths") || name.ends_with(".list") {
         let base = path.parent().unwrap_or(Path::new(""));
-        let text = std::fs::read_to_string(path)?;
+        let text = if gz {
+            let mut text = String::new();
+            flate2::read::MultiGzDecoder::new(File::open(path)?)
+                .read_to_string(&mut text)?;
+            text
+        } else {
+            std::fs::read_to_string(path)?
+        };
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let p = Path::new(line);
             out.push(Source::of(if p.is_absolute() {

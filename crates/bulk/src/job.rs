@@ -241,7 +241,7 @@ impl Job {
     }
 
     /// Pass two for one source.
-    fn rows(
+    pub(crate) fn rows(
         &self,
         source: u32,
         crawl: &str,

@@ -76,6 +76,7 @@
 #![deny(missing_docs)]
 
 pub mod capture;
+pub mod dist;
 mod eval;
 mod job;
 mod problem;

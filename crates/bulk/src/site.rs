@@ -37,7 +37,8 @@ pub fn site_of(url: &str) -> Option<String> {
         .then(|| u.origin().ascii_serialization())
 }
 
-fn normal(url: &str) -> String {
+/// The URL as the index keys it: parsed, without its fragment.
+pub(crate) fn normal(url: &str) -> String {
     match Url::parse(url) {
         Ok(mut u) => {
             u.set_fragment(None);
@@ -57,7 +58,7 @@ fn key(crawl: &str, url: &str) -> u128 {
 
 /// `WARC-Date` as a number that orders dates: its first 14 digits
 /// (`YYYYMMDDhhmmss`).
-fn date_rank(date: &str) -> u64 {
+pub(crate) fn date_rank(date: &str) -> u64 {
     let mut n = 0u64;
     let mut digits = 0;
     for b in date.bytes().filter(u8::is_ascii_digit).take(14) {
@@ -231,12 +232,7 @@ impl Index {
             let next = match redirects.follow(location.as_deref()) {
                 Ok(next) => next,
                 Err(stop) => {
-                    followed.stop = Some(match stop {
-                        Stop::Loop => "loop",
-                        Stop::TooMany => "too_many",
-                        Stop::Scheme(_) => "scheme",
-                        _ => "no_location",
-                    });
+                    followed.stop = Some(stop_name(stop));
                     return (entry.pos, followed);
                 }
             };
@@ -251,6 +247,17 @@ impl Index {
                 None => return (target.pos, followed),
             }
         }
+    }
+}
+
+/// The name of why a redirect chain stopped, as in
+/// [`Row::redirect_stop`](crate::Row::redirect_stop).
+pub(crate) fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Loop => "loop",
+        Stop::TooMany => "too_many",
+        Stop::Scheme(_) => "scheme",
+        _ => "no_location",
     }
 }
 

@@ -1,8 +1,9 @@
 //! Writing rows: Parquet, CSV or JSON lines, streamed.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
@@ -12,7 +13,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type as PType;
 
-use crate::row::{Row, Schema, Type, Value};
+use crate::row::{Column, Row, Schema, Type, Value};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -80,21 +81,169 @@ pub fn to_writer(
     format: Format,
     schema: &Schema,
 ) -> io::Result<Box<dyn Sink>> {
+    Ok(Box::new(Whole(values(out, format, schema.columns())?)))
+}
+
+/// A writer of rows of `columns` in `format` to `out`.
+fn values(
+    out: Box<dyn Write + Send>,
+    format: Format,
+    columns: &[Column],
+) -> io::Result<Box<dyn Values>> {
     let out = BufWriter::with_capacity(1 << 16, out);
     Ok(match format {
         Format::Csv => {
             let mut out = out;
             let names: Vec<String> =
-                schema.columns().iter().map(|c| csv_field(&c.name)).collect();
+                columns.iter().map(|c| csv_field(&c.name)).collect();
             writeln!(out, "{}", names.join(","))?;
             Box::new(Csv { out })
         }
         Format::JsonLines => Box::new(Json {
             out,
-            names: schema.columns().iter().map(|c| c.name.clone()).collect(),
+            names: columns.iter().map(|c| c.name.clone()).collect(),
         }),
-        Format::Parquet => Box::new(Parquet::new(out, schema)?),
+        Format::Parquet => Box::new(Parquet::new(out, columns)?),
     })
+}
+
+/// Writes rows as values, in the order of the columns it was made for.
+trait Values: Send {
+    fn put(&mut self, values: Vec<Value>) -> io::Result<()>;
+    fn done(self: Box<Self>) -> io::Result<()>;
+}
+
+/// Every row, every column, to one output.
+struct Whole(Box<dyn Values>);
+
+impl Sink for Whole {
+    fn write(&mut self, row: &Row) -> io::Result<()> {
+        self.0.put(row.values())
+    }
+
+    fn finish(self: Box<Self>) -> io::Result<()> {
+        self.0.done()
+    }
+}
+
+/// The name of the directory of the rows of crawl `crawl` in a table
+/// partitioned by crawl: `crawl=NAME`, the characters that Hive and
+/// Spark escape in partition values escaped as `%XX` (upper-case hex),
+/// and an empty crawl named `__HIVE_DEFAULT_PARTITION__`, as Spark names
+/// a partition of null values.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_bulk::write::partition_dir;
+///
+/// assert_eq!(partition_dir("CC-MAIN-2024-10"), "crawl=CC-MAIN-2024-10");
+/// assert_eq!(partition_dir("a/b:c"), "crawl=a%2Fb%3Ac");
+/// assert_eq!(partition_dir(""), "crawl=__HIVE_DEFAULT_PARTITION__");
+/// ```
+pub fn partition_dir(crawl: &str) -> String {
+    if crawl.is_empty() {
+        return "crawl=__HIVE_DEFAULT_PARTITION__".into();
+    }
+    let mut out = String::from("crawl=");
+    for ch in crawl.chars() {
+        let escape = ch < ' '
+            || matches!(
+                ch,
+                '"' | '#'
+                    | '%'
+                    | '\''
+                    | '*'
+                    | '/'
+                    | ':'
+                    | '='
+                    | '?'
+                    | '\\'
+                    | '\x7f'
+                    | '{'
+                    | '['
+                    | ']'
+                    | '^'
+            );
+        if escape {
+            out.push_str(&format!("%{:02X}", ch as u32));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The file name of a partition's rows in `format`.
+fn part_name(format: Format) -> &'static str {
+    match format {
+        Format::Parquet => "part-00000.parquet",
+        Format::Csv => "part-00000.csv",
+        Format::JsonLines => "part-00000.jsonl",
+    }
+}
+
+/// Creates the directory `dir` for rows of `schema` in `format`,
+/// partitioned by crawl as Spark and Hive lay a table out:
+/// `dir/crawl=NAME/part-00000.parquet` (or `.csv`, `.jsonl`) per crawl
+/// ([`partition_dir`]), each file holding every column but `crawl`, whose
+/// value is the directory's. The files of a crawl are created when its
+/// first row comes.
+///
+/// # Errors
+///
+/// `dir` cannot be created, or exists and is not empty.
+pub fn partitioned(
+    dir: &Path,
+    format: Format,
+    schema: &Schema,
+) -> io::Result<Box<dyn Sink>> {
+    std::fs::create_dir_all(dir)?;
+    if std::fs::read_dir(dir)?.next().is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("\"{}\" is not empty", dir.display()),
+        ));
+    }
+    debug_assert_eq!(schema.columns()[0].name, "crawl");
+    Ok(Box::new(Partitioned {
+        dir: dir.to_path_buf(),
+        format,
+        columns: schema.columns()[1..].to_vec(),
+        open: BTreeMap::new(),
+    }))
+}
+
+struct Partitioned {
+    dir: PathBuf,
+    format: Format,
+    columns: Vec<Column>,
+    open: BTreeMap<String, Box<dyn Values>>,
+}
+
+impl Sink for Partitioned {
+    fn write(&mut self, row: &Row) -> io::Result<()> {
+        let mut values = row.values();
+        values.remove(0);
+        if let Some(out) = self.open.get_mut(&row.crawl) {
+            return out.put(values);
+        }
+        let dir = self.dir.join(partition_dir(&row.crawl));
+        std::fs::create_dir_all(&dir)?;
+        let file = File::create(dir.join(part_name(self.format)))?;
+        let mut out =
+            self::values(Box::new(file), self.format, &self.columns)?;
+        out.put(values)?;
+        self.open.insert(row.crawl.clone(), out);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> io::Result<()> {
+        for out in self.open.into_values() {
+            out.done()?;
+        }
+        Ok(())
+    }
 }
 
 fn csv_field(s: &str) -> String {
@@ -109,10 +258,10 @@ struct Csv<W> {
     out: W,
 }
 
-impl<W: Write + Send> Sink for Csv<W> {
-    fn write(&mut self, row: &Row) -> io::Result<()> {
+impl<W: Write + Send> Values for Csv<W> {
+    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
         let mut line = String::new();
-        for (i, v) in row.values().iter().enumerate() {
+        for (i, v) in values.iter().enumerate() {
             if i > 0 {
                 line.push(',');
             }
@@ -130,7 +279,7 @@ impl<W: Write + Send> Sink for Csv<W> {
         self.out.write_all(line.as_bytes())
     }
 
-    fn finish(mut self: Box<Self>) -> io::Result<()> {
+    fn done(mut self: Box<Self>) -> io::Result<()> {
         self.out.flush()
     }
 }
@@ -140,10 +289,10 @@ struct Json<W> {
     names: Vec<String>,
 }
 
-impl<W: Write + Send> Sink for Json<W> {
-    fn write(&mut self, row: &Row) -> io::Result<()> {
+impl<W: Write + Send> Values for Json<W> {
+    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
         let mut map = serde_json::Map::new();
-        for (name, v) in self.names.iter().zip(row.values()) {
+        for (name, v) in self.names.iter().zip(values) {
             let j = match v {
                 Value::Null => serde_json::Value::Null,
                 Value::Str(s) => s.into(),
@@ -157,7 +306,7 @@ impl<W: Write + Send> Sink for Json<W> {
         self.out.write_all(b"\n")
     }
 
-    fn finish(mut self: Box<Self>) -> io::Result<()> {
+    fn done(mut self: Box<Self>) -> io::Result<()> {
         self.out.flush()
     }
 }
@@ -184,10 +333,10 @@ fn perr(e: parquet::errors::ParquetError) -> io::Error {
 }
 
 impl<W: Write + Send> Parquet<W> {
-    fn new(out: W, schema: &Schema) -> io::Result<Self> {
+    fn new(out: W, schema: &[Column]) -> io::Result<Self> {
         let mut fields = Vec::new();
         let mut columns = Vec::new();
-        for c in schema.columns() {
+        for c in schema {
             let (physical, logical, buffer) = match c.kind {
                 Type::Str => (
                     Physical::BYTE_ARRAY,
@@ -268,9 +417,9 @@ impl<W: Write + Send> Parquet<W> {
     }
 }
 
-impl<W: Write + Send> Sink for Parquet<W> {
-    fn write(&mut self, row: &Row) -> io::Result<()> {
-        for ((buffer, defs), v) in self.columns.iter_mut().zip(row.values()) {
+impl<W: Write + Send> Values for Parquet<W> {
+    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
+        for ((buffer, defs), v) in self.columns.iter_mut().zip(values) {
             let present = match (buffer, v) {
                 (_, Value::Null) => false,
                 (Buffer::Str(b), Value::Str(s)) => {
@@ -304,7 +453,7 @@ impl<W: Write + Send> Sink for Parquet<W> {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> io::Result<()> {
+    fn done(mut self: Box<Self>) -> io::Result<()> {
         self.flush_group()?;
         let mut out = self.writer.into_inner().map_err(perr)?;
         out.flush()

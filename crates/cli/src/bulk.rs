@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use robotrules_analysis::{Catalogue, Crawler, Purpose};
+use robotrules_analysis::Catalogue;
 use robotrules_bulk::summary::{self, Summary};
 use robotrules_bulk::{capture, write, Job, Options, Phase, Problem};
 
@@ -35,13 +35,23 @@ enum Command {
 struct Run {
     /// WARC or WARC.gz files, JSON lines files (`.jsonl`), plain
     /// robots.txt files, directories of them, or lists of paths
-    /// (`*.paths`, `*.list`).
+    /// (`*.paths`, `*.list`, `*.paths.gz` such as Common Crawl's
+    /// `robotstxt.paths.gz`).
     #[arg(value_name = "INPUT", required = true)]
     inputs: Vec<PathBuf>,
     /// The table to write: `.parquet`, `.csv` or `.jsonl` (or `-` for
-    /// JSON lines on standard output).
+    /// JSON lines on standard output); with `--partition-by crawl`, a
+    /// directory.
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    /// Write a directory partitioned by crawl, as Spark does (and the
+    /// Spark job of the Python package): `OUTPUT/crawl=NAME/part-00000.parquet`,
+    /// every column but `crawl` in the files.
+    #[arg(long, value_name = "COLUMN", value_parser = ["crawl"])]
+    partition_by: Option<String>,
+    /// The format of a partitioned table (by default Parquet).
+    #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "csv", "jsonl"])]
+    format: Option<String>,
     /// Judge only these crawlers (comma-separated product tokens).
     #[arg(long, value_delimiter = ',', value_name = "TOKENS")]
     agents: Vec<String>,
@@ -98,19 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 
 fn catalogue(r: &Run) -> anyhow::Result<Catalogue> {
     let full = load_catalogue(r.catalogue.as_ref())?;
-    if r.agents.is_empty() {
-        return Ok(full);
-    }
-    let crawlers = r
-        .agents
-        .iter()
-        .map(|t| {
-            full.get(t).cloned().unwrap_or_else(|| {
-                Crawler::new(t.as_str(), "", Purpose::Other)
-            })
-        })
-        .collect();
-    Catalogue::new(crawlers).context("invalid --agents")
+    robotrules_bulk::dist::agents(full, &r.agents).context("invalid --agents")
 }
 
 /// A progress bar: bytes read, captures per second, time left.
@@ -163,7 +161,18 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
     let job =
         Job::new(sources, options).crawl(r.crawl.clone()).threads(r.threads);
     let schema = job.schema();
-    let sink = if r.output.as_os_str() == "-" {
+    let sink = if r.partition_by.is_some() {
+        let format = match r.format.as_deref() {
+            Some("csv") => write::Format::Csv,
+            Some("jsonl") => write::Format::JsonLines,
+            _ => write::Format::Parquet,
+        };
+        write::partitioned(&r.output, format, &schema).with_context(|| {
+            format!("failed to create \"{}\"", r.output.display())
+        })?
+    } else if r.format.is_some() {
+        bail!("--format is for --partition-by: name the file .parquet, .csv or .jsonl");
+    } else if r.output.as_os_str() == "-" {
         write::to_writer(
             Box::new(io::stdout()),
             write::Format::JsonLines,

@@ -144,3 +144,88 @@ fn damage_is_reported_not_fatal() {
         (Some(0), Some("gzip"))
     );
 }
+
+#[test]
+fn partitioned_by_crawl_from_a_gzip_list() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, new) = crawls(dir.path());
+    let list = dir.path().join("robotstxt.paths.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&list).expect("create"),
+        flate2::Compression::default(),
+    );
+    writeln!(gz, "CC-MAIN-2024-10.jsonl\nCC-MAIN-2024-33.jsonl").expect("gz");
+    gz.finish().expect("gz");
+    let out = dir.path().join("sites");
+    let o = run(
+        &[
+            "bulk",
+            "run",
+            list.to_str().unwrap(),
+            "-q",
+            "--agents",
+            "GPTBot,FooBot",
+            "-o",
+            out.to_str().unwrap(),
+            "--partition-by",
+            "crawl",
+            "--format",
+            "jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for (crawl, input, gpt) in [
+        ("CC-MAIN-2024-10", &old, "partial"),
+        ("CC-MAIN-2024-33", &new, "disallowed"),
+    ] {
+        let part = out.join(format!("crawl={crawl}")).join("part-00000.jsonl");
+        let text = std::fs::read_to_string(&part).expect("partition");
+        let rows: Vec<Value> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.get("crawl").is_none()));
+        assert!(rows.iter().all(|r| r["file"] == input.as_str()));
+        assert_eq!(rows[0]["site"], "https://a.example");
+        assert_eq!(rows[0]["access_GPTBot"], gpt);
+        assert_eq!(rows[0]["access_FooBot"], "allowed");
+    }
+    // Not into a directory that holds something; --format needs
+    // --partition-by.
+    let again = run(
+        &[
+            "bulk",
+            "run",
+            &old,
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            "--partition-by",
+            "crawl",
+        ],
+        b"",
+    );
+    assert_ne!(again.status.code(), Some(0));
+    let csv = dir.path().join("a.csv");
+    let bad = run(
+        &[
+            "bulk",
+            "run",
+            &old,
+            "-q",
+            "-o",
+            csv.to_str().unwrap(),
+            "--format",
+            "csv",
+        ],
+        b"",
+    );
+    assert_ne!(bad.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--partition-by"));
+}

@@ -8,7 +8,8 @@
 //! rules from [`robotrules_fetch`]. The Python package around it
 //! (`crates/python/python/robotrules/`) adds the drop-in classes for
 //! `urllib.robotparser`, Protego and Scrapy, which only adapt those APIs
-//! to the native one.
+//! to the native one, and `robotrules.spark`, the Spark job of bulk
+//! analysis, whose every stage is `robotrules-bulk`'s.
 //!
 //! # Building
 //!
@@ -36,6 +37,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+mod bulk;
 mod convert;
 mod fetch;
 mod robots;
@@ -49,6 +51,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     robots::register(m)?;
     analysis::register(m)?;
     fetch::register(m)?;
+    bulk::register(m)?;
     m.add("FETCH_LIMIT", robotrules::FETCH_LIMIT)?;
     m.add("MAX_BODY_LEN", robotrules::MAX_BODY_LEN)?;
     m.add("MAX_LINE_LEN", robotrules::MAX_LINE_LEN)?;
