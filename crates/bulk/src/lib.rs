@@ -89,6 +89,8 @@ pub use crate::capture::{Capture, Pos, Source};
 pub use crate::eval::{evaluate, stopped, Evaluation, Options, Verdict};
 pub use crate::job::{Job, Phase, Progress, Report};
 pub use crate::problem::{Problem, ProblemKind};
-pub use crate::row::{Column, Row, Schema, Type, Value, SITE_COLUMNS};
+pub use crate::row::{
+    Column, Row, Schema, Type, Value, ValueRef, SITE_COLUMNS,
+};
 pub use crate::site::{site_of, Followed, Index, Origin, Plan};
 pub use crate::summary::Summary;

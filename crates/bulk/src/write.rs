@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
@@ -12,7 +13,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type as PType;
 
-use crate::row::{Row, Schema, Type, Value};
+use crate::row::{Row, Schema, Type, Value, ValueRef};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -166,7 +167,9 @@ impl<W: Write + Send> Sink for Json<W> {
 const ROW_GROUP: usize = 65_536;
 
 enum Buffer {
-    Str(Vec<ByteArray>),
+    /// The values' bytes one after another, and where each ends: no
+    /// allocation per value.
+    Str(Vec<u8>, Vec<usize>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     F64(Vec<f64>),
@@ -192,7 +195,7 @@ impl<W: Write + Send> Parquet<W> {
                 Type::Str => (
                     Physical::BYTE_ARRAY,
                     Some(LogicalType::String),
-                    Buffer::Str(Vec::new()),
+                    Buffer::Str(Vec::new(), Vec::new()),
                 ),
                 Type::I32 => (Physical::INT32, None, Buffer::I32(Vec::new())),
                 Type::I64 => (Physical::INT64, None, Buffer::I64(Vec::new())),
@@ -232,9 +235,23 @@ impl<W: Write + Send> Parquet<W> {
         while let Some(mut col) = group.next_column().map_err(perr)? {
             let (buffer, defs) = &mut self.columns[i];
             let defs_ = Some(&defs[..]);
-            match (col.untyped(), &*buffer) {
-                (ColumnWriter::ByteArrayColumnWriter(w), Buffer::Str(v)) => {
-                    w.write_batch(v, defs_, None)
+            match (col.untyped(), &mut *buffer) {
+                (
+                    ColumnWriter::ByteArrayColumnWriter(w),
+                    Buffer::Str(bytes, ends),
+                ) => {
+                    // Slices of one shared buffer: no copy per value.
+                    let all = Bytes::from(std::mem::take(bytes));
+                    let mut start = 0;
+                    let values: Vec<ByteArray> = ends
+                        .iter()
+                        .map(|&end| {
+                            let v = ByteArray::from(all.slice(start..end));
+                            start = end;
+                            v
+                        })
+                        .collect();
+                    w.write_batch(&values, defs_, None)
                 }
                 (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
                     w.write_batch(v, defs_, None)
@@ -253,7 +270,10 @@ impl<W: Write + Send> Parquet<W> {
             .map_err(perr)?;
             col.close().map_err(perr)?;
             match buffer {
-                Buffer::Str(v) => v.clear(),
+                Buffer::Str(v, ends) => {
+                    v.clear();
+                    ends.clear();
+                }
                 Buffer::I32(v) => v.clear(),
                 Buffer::I64(v) => v.clear(),
                 Buffer::F64(v) => v.clear(),
@@ -270,33 +290,36 @@ impl<W: Write + Send> Parquet<W> {
 
 impl<W: Write + Send> Sink for Parquet<W> {
     fn write(&mut self, row: &Row) -> io::Result<()> {
-        for ((buffer, defs), v) in self.columns.iter_mut().zip(row.values()) {
+        let mut columns = self.columns.iter_mut();
+        row.for_each_value(|v| {
+            let Some((buffer, defs)) = columns.next() else { return };
             let present = match (buffer, v) {
-                (_, Value::Null) => false,
-                (Buffer::Str(b), Value::Str(s)) => {
-                    b.push(ByteArray::from(s.into_bytes()));
+                (_, ValueRef::Null) => false,
+                (Buffer::Str(b, ends), ValueRef::Str(s)) => {
+                    b.extend_from_slice(s.as_bytes());
+                    ends.push(b.len());
                     true
                 }
-                (Buffer::I32(b), Value::Int(n)) => {
+                (Buffer::I32(b), ValueRef::Int(n)) => {
                     b.push(n as i32);
                     true
                 }
-                (Buffer::I64(b), Value::Int(n)) => {
+                (Buffer::I64(b), ValueRef::Int(n)) => {
                     b.push(n);
                     true
                 }
-                (Buffer::F64(b), Value::F64(f)) => {
+                (Buffer::F64(b), ValueRef::F64(f)) => {
                     b.push(f);
                     true
                 }
-                (Buffer::Bool(b), Value::Bool(x)) => {
+                (Buffer::Bool(b), ValueRef::Bool(x)) => {
                     b.push(x);
                     true
                 }
                 _ => false,
             };
             defs.push(i16::from(present));
-        }
+        });
         self.rows += 1;
         if self.rows >= ROW_GROUP {
             self.flush_group()?;
