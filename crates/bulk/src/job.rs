@@ -356,11 +356,20 @@ impl Job {
                 }
             };
             progress.advance(1, 0);
-            let needs = origins
-                .iter()
-                .any(|o| o.redirect.as_ref().is_none_or(|f| f.stop.is_none()));
-            let eval = needs.then(|| evaluate(&capture, &self.options));
-            for o in origins {
+            // The last site that needs the evaluation (its chain ends on
+            // this capture) takes it; any before it take copies.
+            let last = origins.iter().rposition(|o| {
+                o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
+            });
+            let mut eval =
+                last.is_some().then(|| evaluate(&capture, &self.options));
+            for (k, o) in origins.into_iter().enumerate() {
+                let mut eval = || {
+                    if Some(k) == last { eval.take() } else { eval.clone() }
+                        .unwrap_or_else(|| {
+                            unreachable!("evaluated when needed")
+                        })
+                };
                 let row = match o.redirect {
                     None => Row {
                         crawl: capture.crawl.clone(),
@@ -373,9 +382,7 @@ impl Job {
                         date: capture.date.clone(),
                         file: name.clone(),
                         offset: pos.offset as i64,
-                        eval: eval.clone().unwrap_or_else(|| {
-                            unreachable!("evaluated when needed")
-                        }),
+                        eval: eval(),
                     },
                     Some(f) => Row {
                         crawl: f.crawl.clone(),
@@ -394,9 +401,7 @@ impl Job {
                                 f.status,
                                 &self.options.catalogue,
                             ),
-                            None => eval.clone().unwrap_or_else(|| {
-                                unreachable!("evaluated when needed")
-                            }),
+                            None => eval(),
                         },
                     },
                 };
