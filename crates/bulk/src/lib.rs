@@ -57,9 +57,9 @@
 //! index holds one small entry per distinct URL and crawl (about 100
 //! bytes, plus the URLs of redirects), so memory grows with the number of
 //! sites, never with the number of records or duplicates; pass two holds
-//! the rows of at most four files per thread before they are written in
-//! order. A gzip member is decompressed into at most 8 MiB
-//! ([`warc::MEMBER_LIMIT`]).
+//! the rows of at most four files per thread, made or waiting for the
+//! writer thread, which writes them in file order. A gzip member is
+//! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]).
 //!
 //! # Untrusted input
 //!
