@@ -1,8 +1,8 @@
 //! What a robots.txt allows each crawler of a catalogue.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
-use robotrules::{Coverage, Robots};
+use robotrules::{Agent, Coverage, Robots};
 
 use crate::catalogue::{Catalogue, Crawler};
 
@@ -128,7 +128,7 @@ const FLOOR: u64 = 1 << 20;
 /// # Example
 ///
 /// ```
-/// use robotrules::{Coverage, Robots};
+/// use robotrules::{Agent, Coverage, Robots};
 /// use robotrules_analysis::{audit, Catalogue, Via};
 ///
 /// let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n");
@@ -204,18 +204,27 @@ fn walk(
 ) {
     // Crawlers with the same groups (every crawler that no group names
     // gets the `*` groups) have the same coverage: it is computed once.
-    let mut coverage_of: HashMap<Vec<usize>, (Coverage, Option<f64>)> =
-        HashMap::new();
+    // (A few sets per file: a list beats a map.)
+    let mut coverage_of: Vec<(Vec<usize>, Coverage, Option<f64>)> = Vec::new();
     // One budget for the whole file, so that a file of many hostile groups
     // costs no more than one: past it, a crawler's access is `Unknown`.
     let mut budget = robotrules::COVERAGE_BUDGET;
-    let any_global = robots.groups().any(|g| g.is_global());
+    // The `user-agent` lines, read once for every crawler: a file's
+    // store is decoded once instead of once per crawler.
+    let agents: Vec<(usize, Agent<'_>)> = robots
+        .groups()
+        .flat_map(|g| g.agents().map(move |a| (g.index(), a)))
+        .collect();
+    let global: Vec<usize> =
+        dedup(agents.iter().filter(|(_, a)| a.is_global()).map(|&(g, _)| g));
+    let any_global = !global.is_empty();
+    let mut named_groups = Vec::new();
     for crawler in catalogue.crawlers() {
         let token = crawler.token.as_str();
-        let selection = robots.select(&[token]);
-        let named = selection.is_named();
-        let lines: Vec<u32> = if want_lines {
-            selection
+        let (named, groups, lines) = if want_lines {
+            let selection = robots.select(&[token]);
+            let named = selection.is_named();
+            let lines: Vec<u32> = selection
                 .groups()
                 .flat_map(|g| g.agents())
                 .filter(|a| {
@@ -226,9 +235,23 @@ fn walk(
                     }
                 })
                 .map(|a| a.line())
-                .collect()
+                .collect();
+            let groups: Vec<usize> =
+                selection.groups().map(|g| g.index()).collect();
+            (named, Cow::Owned(groups), lines)
         } else {
-            Vec::new()
+            // The groups that name it (RFC 9309 §2.2.1), or else the `*`
+            // groups: what `Robots::select` returns.
+            named_groups.clear();
+            named_groups.extend(dedup(
+                agents
+                    .iter()
+                    .filter(|(_, a)| a.is_named_by(token))
+                    .map(|&(g, _)| g),
+            ));
+            let named = !named_groups.is_empty();
+            let groups = if named { &named_groups } else { &global };
+            (named, Cow::Borrowed(&groups[..]), Vec::new())
         };
         let via = match (named, want_lines, lines.is_empty()) {
             (true, _, _) => Via::Named,
@@ -237,21 +260,36 @@ fn walk(
             (false, false, _) if any_global => Via::Global,
             (false, false, _) => Via::None,
         };
-        let groups: Vec<usize> =
-            selection.groups().map(|g| g.index()).collect();
-        let (coverage, crawl_delay) =
-            coverage_of.entry(groups).or_insert_with(|| {
-                // Every crawler gets a little, so that the simple rule
-                // sets after a costly one are still decided.
-                let mut mine = budget.max(FLOOR);
-                let before = mine;
-                let matcher = robots.matcher(&[token]);
-                let coverage = matcher.coverage_within(&mut mine);
-                budget = budget.saturating_sub(before - mine);
-                (coverage, matcher.crawl_delay())
-            });
+        let known = coverage_of.iter().position(|(g, ..)| **g == *groups);
+        let at = known.unwrap_or_else(|| {
+            // Every crawler gets a little, so that the simple rule sets
+            // after a costly one are still decided.
+            let mut mine = budget.max(FLOOR);
+            let before = mine;
+            let matcher = robots.matcher(&[token]);
+            let coverage = matcher.coverage_within(&mut mine);
+            budget = budget.saturating_sub(before - mine);
+            coverage_of.push((
+                groups.into_owned(),
+                coverage,
+                matcher.crawl_delay(),
+            ));
+            coverage_of.len() - 1
+        });
+        let (_, coverage, crawl_delay) = &coverage_of[at];
         each(crawler, via, lines, coverage, *crawl_delay);
     }
+}
+
+/// The group indexes of `it` (in file order), each once.
+fn dedup(it: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for g in it {
+        if out.last() != Some(&g) {
+            out.push(g);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -51,10 +51,19 @@ impl BodyKind {
     /// What `body` holds.
     pub fn of(body: &[u8]) -> BodyKind {
         let head = &body[..body.len().min(1024)];
-        let html =
-            [&b"<!doctype html"[..], b"<html", b"<head", b"<body", b"<script"]
+        // Every tag starts with `<`: only the places of a `<` are tried.
+        let html = head.iter().enumerate().any(|(i, &b)| {
+            b == b'<'
+                && [
+                    &b"<!doctype html"[..],
+                    b"<html",
+                    b"<head",
+                    b"<body",
+                    b"<script",
+                ]
                 .iter()
-                .any(|t| contains_ignore_case(head, t));
+                .any(|t| starts_with_ignore_case(&head[i..], t))
+        });
         if html {
             BodyKind::Html
         } else if is_binary(body) {
@@ -74,10 +83,12 @@ impl BodyKind {
     }
 }
 
-/// Returns true if and only if `needle` (lowercase ASCII) occurs in
-/// `haystack`, ignoring ASCII case.
-fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+/// Returns true if and only if `haystack` starts with `needle`
+/// (lowercase ASCII), ignoring ASCII case.
+fn starts_with_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .get(..needle.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(needle))
 }
 
 /// Returns true if the start of `body` looks like binary data: a known

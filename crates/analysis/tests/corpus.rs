@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use robotrules::Robots;
-use robotrules_analysis::{audit, explain, lint_robots, Catalogue};
+use robotrules_analysis::{
+    audit, audit_brief, explain, lint_robots, Catalogue, Via,
+};
 
 use crate::util::corpus_files;
 
@@ -46,4 +48,50 @@ fn whole_corpus_is_linted_and_audited() {
     eprintln!("{} files, {diagnostics} diagnostics", files.len());
     eprintln!("files per code: {top:?}");
     eprintln!("access: {access:?}");
+}
+
+/// The audit decides each distinct set of groups once and shares the
+/// verdict among the crawlers that select it: on every file of the
+/// corpus, that equals deciding every crawler on its own.
+#[test]
+fn shared_verdicts_equal_verdicts_per_crawler() {
+    let catalogue = Catalogue::builtin();
+    let mut decided = 0usize;
+    for p in &corpus_files() {
+        let body = std::fs::read(p).unwrap();
+        let robots = Robots::parse(&body);
+        let brief = audit_brief(&robots, &catalogue);
+        let full = audit(&robots, &catalogue);
+        assert_eq!(brief.len(), catalogue.len());
+        for ((crawler, b), f) in
+            catalogue.crawlers().iter().zip(&brief).zip(&full)
+        {
+            let token = crawler.token.as_str();
+            let at = || format!("{} {token}", p.display());
+            assert_eq!(
+                (b.via, b.access),
+                (f.via, f.coverage.as_str()),
+                "{}",
+                at()
+            );
+            let selection = robots.select(&[token]);
+            let via = if selection.is_named() {
+                Via::Named
+            } else if robots.groups().any(|g| g.is_global()) {
+                Via::Global
+            } else {
+                Via::None
+            };
+            assert_eq!(b.via, via, "{}", at());
+            let matcher = robots.matcher(&[token]);
+            assert_eq!(b.crawl_delay, matcher.crawl_delay(), "{}", at());
+            // Alone, with a whole budget of its own; shared, a verdict
+            // is either the same or unknown (the file's budget ran out).
+            if b.access != "unknown" {
+                assert_eq!(b.access, matcher.coverage().as_str(), "{}", at());
+                decided += 1;
+            }
+        }
+    }
+    assert!(decided > 16_000 * 50, "{decided}");
 }

@@ -168,9 +168,9 @@ pub struct Capture {
     pub cut: bool,
 }
 
-/// The HTTP response inside a `response` record: status line, headers,
-/// body.
-fn http(block: &[u8], capture: &mut Capture) -> bool {
+/// The HTTP response inside a `response` record: status line, headers
+/// and, if `body`, the body.
+fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
     let mut rest = block;
     let mut first = true;
     loop {
@@ -181,13 +181,14 @@ fn http(block: &[u8], capture: &mut Capture) -> bool {
         rest = &rest[end + 1..];
         if first {
             first = false;
-            let text = String::from_utf8_lossy(line);
-            let mut parts = text.split_ascii_whitespace();
-            let version = parts.next().unwrap_or("");
-            if !version.starts_with("HTTP/") {
+            let mut parts =
+                line.split(u8::is_ascii_whitespace).filter(|p| !p.is_empty());
+            let version = parts.next().unwrap_or(b"");
+            if !version.starts_with(b"HTTP/") {
                 return false;
             }
-            match parts.next().and_then(|c| c.parse::<u16>().ok()) {
+            let code = parts.next().and_then(|c| std::str::from_utf8(c).ok());
+            match code.and_then(|c| c.parse::<u16>().ok()) {
                 Some(code) if (100..=999).contains(&code) => {
                     capture.status = Some(code)
                 }
@@ -201,14 +202,16 @@ fn http(block: &[u8], capture: &mut Capture) -> bool {
         let Some(colon) = memchr(b':', line) else { continue };
         let name = &line[..colon];
         let value =
-            String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
+            || String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
         if name.eq_ignore_ascii_case(b"location") {
-            capture.location = Some(value);
+            capture.location = Some(value());
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
-            capture.encoding = Some(value);
+            capture.encoding = Some(value());
         }
     }
-    capture.body = rest.to_vec();
+    if body {
+        capture.body = rest.to_vec();
+    }
     true
 }
 
@@ -232,6 +235,18 @@ pub fn read(
     source: &Source,
     index: u32,
     crawl: Option<&str>,
+    each: &mut dyn FnMut(Result<Capture, Problem>),
+) {
+    read_with(source, index, crawl, true, each);
+}
+
+/// [`read`], and if not `body`, without the WARC responses' bodies (an
+/// index needs only the heads).
+pub(crate) fn read_with(
+    source: &Source,
+    index: u32,
+    crawl: Option<&str>,
+    body: bool,
     each: &mut dyn FnMut(Result<Capture, Problem>),
 ) {
     let name = source.name();
@@ -265,7 +280,7 @@ pub fn read(
                             }
                         }
                         if let Some(c) =
-                            from_record(record, index, &crawl, &name)
+                            from_record(record, index, &crawl, &name, body)
                         {
                             each(c);
                         }
@@ -346,7 +361,7 @@ impl<'a> Rereader<'a> {
                 unreachable!("opened above")
             };
             let record = reader.read_at(pos.offset, pos.ordinal)?;
-            return match from_record(record, pos.source, crawl, &name) {
+            return match from_record(record, pos.source, crawl, &name, true) {
                 Some(c) => c,
                 None => Err(problem(io::Error::other("not a capture"))),
             };
@@ -382,6 +397,7 @@ fn from_record(
     index: u32,
     crawl: &str,
     name: &str,
+    body: bool,
 ) -> Option<Result<Capture, Problem>> {
     if record.kind != "response" {
         return None;
@@ -398,7 +414,7 @@ fn from_record(
         cut: record.block_truncated,
         ..Capture::default()
     };
-    if !http(&record.block, &mut c) {
+    if !http(&record.block, &mut c, body) {
         return Some(Err(Problem {
             file: name.to_string(),
             offset: record.offset,
@@ -528,21 +544,27 @@ mod tests {
         let mut c = Capture::default();
         assert!(http(
             b"HTTP/1.1 301 Moved\r\nLocation: https://a/robots.txt\r\n\r\n",
-            &mut c
+            &mut c,
+            true
         ));
         assert_eq!(c.status, Some(301));
         assert_eq!(c.location.as_deref(), Some("https://a/robots.txt"));
         let mut c = Capture::default();
         assert!(http(
             b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab",
-            &mut c
+            &mut c,
+            true
         ));
         assert_eq!(
             (c.encoding.as_deref(), &c.body[..]),
             (Some("gzip"), &b"ab"[..])
         );
-        assert!(!http(b"garbage\r\n\r\n", &mut Capture::default()));
-        assert!(!http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()));
+        assert!(!http(b"garbage\r\n\r\n", &mut Capture::default(), true));
+        assert!(!http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default(), true));
+        assert!(!http(b"HTTP/1.1\r\n\r\n", &mut Capture::default(), true));
+        let mut c = Capture::default();
+        assert!(http(b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab", &mut c, false));
+        assert_eq!((c.status, &c.body[..]), (Some(404), &b""[..]));
     }
 
     #[test]

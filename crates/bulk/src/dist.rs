@@ -26,7 +26,7 @@ use crate::eval::Options;
 use crate::job::Job;
 use crate::problem::Problem;
 use crate::row::Row;
-use crate::site::{date_rank, normal, site_of, stop_name, Origin};
+use crate::site::{date_rank, normal, stop_name, Origin};
 
 /// What the cross-file steps need of one capture.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -45,17 +45,17 @@ pub struct Meta {
     /// The `Location` header.
     pub location: Option<String>,
     /// True if and only if the URL is a site's robots.txt
-    /// ([`site_of`]).
+    /// ([`site_of`](crate::site_of)).
     pub site: bool,
 }
 
 impl Meta {
     /// The metadata of a capture.
     pub fn of(c: &Capture) -> Meta {
-        let url = normal(&c.url);
+        let (url, site) = normal(&c.url);
         Meta {
             crawl: c.crawl.clone(),
-            site: site_of(&url).is_some(),
+            site,
             url,
             pos: c.pos,
             rank: date_rank(&c.date),

@@ -1,9 +1,10 @@
 //! The whole job: index, resolve, evaluate, write; in parallel, with
 //! bounded memory and a deterministic output.
 
+use std::collections::BTreeMap;
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Condvar, Mutex};
 
 use rayon::prelude::*;
 
@@ -70,6 +71,45 @@ impl Report {
     /// How many problems of `kind` were found.
     pub fn count(&self, kind: ProblemKind) -> usize {
         self.problems.iter().filter(|p| p.kind == kind).count()
+    }
+}
+
+/// How many files may be in pass two at once: made, or waiting to be
+/// written. Bounds the rows held in memory.
+struct Window {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Window {
+    fn new(size: usize) -> Window {
+        Window { free: Mutex::new(size), freed: Condvar::new() }
+    }
+
+    /// Waits for a free place, and takes it.
+    fn acquire(&self) {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+    }
+
+    /// Gives a place back.
+    fn release(&self) {
+        *self.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.freed.notify_one();
+    }
+}
+
+/// Opens the window for good when the writer stops, however it stops, so
+/// that no file waits for it.
+struct Opens<'a>(&'a Window);
+
+impl Drop for Opens<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) = usize::MAX;
+        self.0.freed.notify_all();
     }
 }
 
@@ -155,10 +195,11 @@ impl Job {
             self.sources.par_iter().enumerate().for_each(|(i, source)| {
                 let mut n = 0u64;
                 let mut mine = Vec::new();
-                capture::read(
+                capture::read_with(
                     source,
                     i as u32,
                     crawl,
+                    false,
                     &mut |item| match item {
                         Ok(c) => {
                             n += 1;
@@ -194,40 +235,92 @@ impl Job {
         let urls = index.len() as u64;
         let mut plan = index.resolve();
 
-        // Pass two: the rows, a window of files at a time, written in
-        // file order.
+        // Pass two: the files' rows are made on the pool, at most `window`
+        // files ahead of the writer, which runs beside it on its own
+        // thread and writes them in file order.
         progress.start(Phase::Rows, total);
         let schema = self.schema();
-        let mut tally = Tally::new(schema.tokens());
-        let mut rows = 0u64;
         let window = pool.current_num_threads().max(1) * 4;
-        let order: Vec<u32> = (0..self.sources.len() as u32).collect();
-        for chunk in order.chunks(window) {
-            let work: Vec<_> =
-                chunk.iter().map(|&i| (i, plan.take(i))).collect();
-            let done: Vec<FileRows> = pool.install(|| {
-                work.into_par_iter()
-                    .map(|(i, todo)| {
-                        let crawl = crawl.unwrap_or(&crawls[i as usize]);
-                        let out = self.rows(i, crawl, todo, progress);
-                        progress.advance(0, sizes[i as usize]);
-                        out
-                    })
-                    .collect()
-            });
-            for (file_rows, file_problems) in done {
-                for row in &file_rows {
-                    sink.write(row)?;
-                    tally.add(row);
+        let ahead = Window::new(window);
+        let (tx, rx) = mpsc::channel::<(u32, FileRows)>();
+        let stop = AtomicBool::new(false);
+        let n = self.sources.len() as u32;
+        let (written, rows) = std::thread::scope(|scope| {
+            let writer = scope.spawn(|| {
+                let _opens = Opens(&ahead);
+                let mut tally = Tally::new(schema.tokens());
+                let mut rows = 0u64;
+                let mut waiting = BTreeMap::new();
+                let mut next = 0u32;
+                let mut failed = None;
+                for (i, file) in rx {
+                    waiting.insert(i, file);
+                    while let Some((file_rows, file_problems)) =
+                        waiting.remove(&next)
+                    {
+                        next += 1;
+                        ahead.release();
+                        if failed.is_some() {
+                            continue;
+                        }
+                        for row in &file_rows {
+                            if let Err(e) = sink.write(row) {
+                                failed = Some(e);
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                            tally.add(row);
+                        }
+                        rows += file_rows.len() as u64;
+                        problems
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .extend(file_problems);
+                    }
                 }
-                rows += file_rows.len() as u64;
-                problems
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .extend(file_problems);
-            }
-        }
-        sink.finish()?;
+                let written = match failed {
+                    Some(e) => Err(e),
+                    None => sink.finish(),
+                };
+                (written, (tally, rows))
+            });
+            pool.in_place_scope(|s| {
+                for i in 0..n {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    ahead.acquire();
+                    let todo = plan.take(i);
+                    let tx = tx.clone();
+                    let crawls = &crawls;
+                    let sizes = &sizes;
+                    s.spawn(move |_| {
+                        let crawl = crawl.unwrap_or(&crawls[i as usize]);
+                        let out = std::panic::catch_unwind(
+                            std::panic::AssertUnwindSafe(|| {
+                                self.rows(i, crawl, todo, progress)
+                            }),
+                        );
+                        progress.advance(0, sizes[i as usize]);
+                        // Sent even on a panic, so that the writer goes
+                        // on (it receives until every sender is gone).
+                        match out {
+                            Ok(out) => {
+                                let _ = tx.send((i, out));
+                            }
+                            Err(panic) => {
+                                let _ = tx.send((i, FileRows::default()));
+                                std::panic::resume_unwind(panic);
+                            }
+                        }
+                    });
+                }
+            });
+            drop(tx);
+            writer.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        });
+        written?;
+        let (tally, rows) = rows;
         let mut problems =
             problems.into_inner().unwrap_or_else(|e| e.into_inner());
         problems.sort();
@@ -263,11 +356,20 @@ impl Job {
                 }
             };
             progress.advance(1, 0);
-            let needs = origins
-                .iter()
-                .any(|o| o.redirect.as_ref().is_none_or(|f| f.stop.is_none()));
-            let eval = needs.then(|| evaluate(&capture, &self.options));
-            for o in origins {
+            // The last site that needs the evaluation (its chain ends on
+            // this capture) takes it; any before it take copies.
+            let last = origins.iter().rposition(|o| {
+                o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
+            });
+            let mut eval =
+                last.is_some().then(|| evaluate(&capture, &self.options));
+            for (k, o) in origins.into_iter().enumerate() {
+                let mut eval = || {
+                    if Some(k) == last { eval.take() } else { eval.clone() }
+                        .unwrap_or_else(|| {
+                            unreachable!("evaluated when needed")
+                        })
+                };
                 let row = match o.redirect {
                     None => Row {
                         crawl: capture.crawl.clone(),
@@ -280,9 +382,7 @@ impl Job {
                         date: capture.date.clone(),
                         file: name.clone(),
                         offset: pos.offset as i64,
-                        eval: eval.clone().unwrap_or_else(|| {
-                            unreachable!("evaluated when needed")
-                        }),
+                        eval: eval(),
                     },
                     Some(f) => Row {
                         crawl: f.crawl.clone(),
@@ -301,9 +401,7 @@ impl Job {
                                 f.status,
                                 &self.options.catalogue,
                             ),
-                            None => eval.clone().unwrap_or_else(|| {
-                                unreachable!("evaluated when needed")
-                            }),
+                            None => eval(),
                         },
                     },
                 };

@@ -57,9 +57,9 @@
 //! index holds one small entry per distinct URL and crawl (about 100
 //! bytes, plus the URLs of redirects), so memory grows with the number of
 //! sites, never with the number of records or duplicates; pass two holds
-//! the rows of at most four files per thread before they are written in
-//! order. A gzip member is decompressed into at most 8 MiB
-//! ([`warc::MEMBER_LIMIT`]).
+//! the rows of at most four files per thread, made or waiting for the
+//! writer thread, which writes them in file order. A gzip member is
+//! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]).
 //!
 //! # Untrusted input
 //!
@@ -90,6 +90,8 @@ pub use crate::capture::{Capture, Pos, Source};
 pub use crate::eval::{evaluate, stopped, Evaluation, Options, Verdict};
 pub use crate::job::{Job, Phase, Progress, Report};
 pub use crate::problem::{Problem, ProblemKind};
-pub use crate::row::{Column, Row, Schema, Type, Value, SITE_COLUMNS};
+pub use crate::row::{
+    Column, Row, Schema, Type, Value, ValueRef, SITE_COLUMNS,
+};
 pub use crate::site::{site_of, Followed, Index, Origin, Plan};
 pub use crate::summary::Summary;

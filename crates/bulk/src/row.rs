@@ -155,39 +155,79 @@ pub struct Row {
 impl Row {
     /// The row's values in the order of [`Schema::columns`].
     pub fn values(&self) -> Vec<Value> {
-        let s = |v: &str| Value::Str(v.to_string());
-        let os = |v: Option<&str>| v.map_or(Value::Null, s);
-        let oi =
-            |v: Option<i32>| v.map_or(Value::Null, |v| Value::Int(v.into()));
-        let e = &self.eval;
-        let mut out = vec![
-            s(&self.crawl),
-            s(&self.site),
-            s(&self.url),
-            Value::Int(self.captures.into()),
-            Value::Int(self.hops.into()),
-            os(self.redirect_stop.as_deref()),
-            s(&self.final_url),
-            s(&self.date),
-            s(&self.file),
-            Value::Int(self.offset),
-            oi(e.status.map(i32::from)),
-            s(e.class),
-            os(e.body_kind),
-            e.size.map_or(Value::Null, Value::Int),
-            e.truncated.map_or(Value::Null, Value::Bool),
-            os(e.hash.as_deref()),
-            oi(e.groups),
-            oi(e.rules),
-            oi(e.sitemaps),
-            oi(e.lint_errors),
-            oi(e.lint_warnings),
-        ];
-        for v in &e.verdicts {
-            out.push(s(v.access));
-            out.push(os(v.via));
-            out.push(v.crawl_delay.map_or(Value::Null, Value::F64));
-        }
+        let mut out = Vec::with_capacity(
+            SITE_COLUMNS.len() + 3 * self.eval.verdicts.len(),
+        );
+        self.for_each_value(|v| out.push(v.to_value()));
         out
+    }
+
+    /// Hands the row's values to `each` in the order of
+    /// [`Schema::columns`], borrowed: [`Row::values`] without an
+    /// allocation per value, for writers of many rows.
+    pub fn for_each_value(&self, mut each: impl FnMut(ValueRef<'_>)) {
+        fn os(v: Option<&str>) -> ValueRef<'_> {
+            v.map_or(ValueRef::Null, ValueRef::Str)
+        }
+        let s = ValueRef::Str;
+        let oi = |v: Option<i32>| {
+            v.map_or(ValueRef::Null, |v| ValueRef::Int(v.into()))
+        };
+        let e = &self.eval;
+        each(s(&self.crawl));
+        each(s(&self.site));
+        each(s(&self.url));
+        each(ValueRef::Int(self.captures.into()));
+        each(ValueRef::Int(self.hops.into()));
+        each(os(self.redirect_stop.as_deref()));
+        each(s(&self.final_url));
+        each(s(&self.date));
+        each(s(&self.file));
+        each(ValueRef::Int(self.offset));
+        each(oi(e.status.map(i32::from)));
+        each(s(e.class));
+        each(os(e.body_kind));
+        each(e.size.map_or(ValueRef::Null, ValueRef::Int));
+        each(e.truncated.map_or(ValueRef::Null, ValueRef::Bool));
+        each(os(e.hash.as_deref()));
+        each(oi(e.groups));
+        each(oi(e.rules));
+        each(oi(e.sitemaps));
+        each(oi(e.lint_errors));
+        each(oi(e.lint_warnings));
+        for v in &e.verdicts {
+            each(s(v.access));
+            each(os(v.via));
+            each(v.crawl_delay.map_or(ValueRef::Null, ValueRef::F64));
+        }
+    }
+}
+
+/// One value of a row, borrowed: see [`Row::for_each_value`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ValueRef<'a> {
+    /// No value.
+    Null,
+    /// Text.
+    Str(&'a str),
+    /// An integer (of a [`Type::I32`] or [`Type::I64`] column).
+    Int(i64),
+    /// A float.
+    F64(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl ValueRef<'_> {
+    /// The value, owned.
+    pub fn to_value(self) -> Value {
+        match self {
+            ValueRef::Null => Value::Null,
+            ValueRef::Str(s) => Value::Str(s.to_string()),
+            ValueRef::Int(n) => Value::Int(n),
+            ValueRef::F64(f) => Value::F64(f),
+            ValueRef::Bool(b) => Value::Bool(b),
+        }
     }
 }

@@ -37,14 +37,18 @@ pub fn site_of(url: &str) -> Option<String> {
         .then(|| u.origin().ascii_serialization())
 }
 
-/// The URL as the index keys it: parsed, without its fragment.
-pub(crate) fn normal(url: &str) -> String {
+/// The URL as the index keys it (parsed, without its fragment), and
+/// whether it is a site's robots.txt ([`site_of`]), from one parse.
+pub(crate) fn normal(url: &str) -> (String, bool) {
     match Url::parse(url) {
         Ok(mut u) => {
             u.set_fragment(None);
-            u.into()
+            let site = matches!(u.scheme(), "http" | "https")
+                && u.path() == "/robots.txt"
+                && u.query().is_none();
+            (u.into(), site)
         }
-        Err(_) => url.to_string(),
+        Err(_) => (url.to_string(), false),
     }
 }
 
@@ -111,7 +115,7 @@ impl Index {
 
     /// Adds a capture (its body is not kept).
     pub fn add(&self, c: &Capture) {
-        let url = normal(&c.url);
+        let (url, site) = normal(&c.url);
         let k = key(&c.crawl, &url);
         let status = c.status.unwrap_or(0);
         let redirect = (300..400).contains(&status).then(|| {
@@ -122,7 +126,7 @@ impl Index {
             pos: c.pos,
             status,
             count: 1,
-            site: site_of(&url).is_some(),
+            site,
             redirect,
         };
         let shard = &self.shards[(k % SHARDS as u128) as usize];
@@ -319,6 +323,22 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_parse_finds_the_sites() {
+        for url in [
+            "https://Example.com/robots.txt#x",
+            "http://a.example:8080/robots.txt",
+            "https://a.example/robots.txt?x=1",
+            "https://a.example/ROBOTS.TXT",
+            "ftp://a.example/robots.txt",
+            "https://a.example/x/../robots.txt",
+            "not a url",
+        ] {
+            let (normal, site) = normal(url);
+            assert_eq!(site, site_of(&normal).is_some(), "{url}");
+        }
+    }
 
     #[test]
     fn dates_order() {

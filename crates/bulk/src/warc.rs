@@ -463,7 +463,8 @@ fn inflate_member<R: BufRead>(
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> io::Result<bool> {
-    let header = take_exact(input, 10)?;
+    let mut header = [0u8; 10];
+    input.read_exact(&mut header)?;
     if header[..3] != [0x1f, 0x8b, 8] {
         return Err(corrupt("not a gzip header"));
     }
@@ -472,7 +473,8 @@ fn inflate_member<R: BufRead>(
         return Err(corrupt("reserved gzip flags"));
     }
     if flags & 4 != 0 {
-        let x = take_exact(input, 2)?;
+        let mut x = [0u8; 2];
+        input.read_exact(&mut x)?;
         let len = usize::from(u16::from_le_bytes([x[0], x[1]]));
         take_exact(input, len)?;
     }
@@ -483,7 +485,7 @@ fn inflate_member<R: BufRead>(
         skip_zstring(input)?;
     }
     if flags & 2 != 0 {
-        take_exact(input, 2)?;
+        input.read_exact(&mut [0u8; 2])?;
     }
     d.reset(false);
     let mut crc = crc32fast::Hasher::new();
@@ -519,7 +521,8 @@ fn inflate_member<R: BufRead>(
             _ => {}
         }
     }
-    let trailer = take_exact(input, 8)?;
+    let mut trailer = [0u8; 8];
+    input.read_exact(&mut trailer)?;
     let want_crc =
         u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
     let want_len =
@@ -565,10 +568,13 @@ fn read_record(
         if n == 0 || !line.ends_with(b"\n") {
             return Err("the WARC header ends early".into());
         }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\r', '\n']);
+        let mut bytes = &line[..];
+        while let [rest @ .., b'\r' | b'\n'] = bytes {
+            bytes = rest;
+        }
         if first {
-            if !text.starts_with("WARC/") {
+            if !bytes.starts_with(b"WARC/") {
+                let text = String::from_utf8_lossy(bytes);
                 return Err(format!(
                     "a record that does not start with WARC/ but {:?}",
                     text.chars().take(20).collect::<String>()
@@ -577,26 +583,33 @@ fn read_record(
             first = false;
             continue;
         }
-        if text.is_empty() {
+        if bytes.is_empty() {
             break;
         }
-        let Some((name, value)) = text.split_once(':') else { continue };
-        let value = value.trim();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "warc-type" => record.kind = value.to_ascii_lowercase(),
-            "warc-target-uri" => {
-                // WARC/1.0 writers put angle brackets around some URIs.
-                let v = value.trim_start_matches('<').trim_end_matches('>');
-                record.target_uri = Some(v.to_string());
-            }
-            "warc-date" => record.date = Some(value.to_string()),
-            "content-length" => {
-                length =
-                    Some(value.parse().map_err(|_| {
-                        format!("a bad Content-Length {value:?}")
-                    })?);
-            }
-            _ => {}
+        let Some(colon) = bytes.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        // Only the fields read are decoded (invalid UTF-8 replaced).
+        let name = String::from_utf8_lossy(&bytes[..colon]);
+        let name = name.trim().as_bytes();
+        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
+        if name.eq_ignore_ascii_case(b"warc-type") {
+            record.kind = value().trim().to_ascii_lowercase();
+        } else if name.eq_ignore_ascii_case(b"warc-target-uri") {
+            // WARC/1.0 writers put angle brackets around some URIs.
+            let value = value();
+            let v = value.trim().trim_start_matches('<').trim_end_matches('>');
+            record.target_uri = Some(v.to_string());
+        } else if name.eq_ignore_ascii_case(b"warc-date") {
+            record.date = Some(value().trim().to_string());
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            let value = value();
+            let value = value.trim();
+            length = Some(
+                value
+                    .parse()
+                    .map_err(|_| format!("a bad Content-Length {value:?}"))?,
+            );
         }
     }
     let length = length.ok_or("a record without Content-Length")?;
@@ -747,6 +760,33 @@ mod tests {
         assert_eq!(r.read_at(0, 0).unwrap().block, b"one");
         assert_eq!(r.read_at(at, 0).unwrap().block, b"two");
         assert!(r.read_at(at, 1).is_err());
+    }
+
+    #[test]
+    fn header_fields() {
+        let data = b"WARC/1.0\r\n\
+            warc-type:  Response \r\n\
+            a line without a colon\r\n\
+            \xc2\xa0WARC-Target-URI\t: <https://a.example/robots.txt>\r\n\
+            X-\xff: \xff\r\n\
+            WARC-DATE: 2024-02-20T00:00:00Z\n\
+            Content-Length: 3\r\n\r\nabc\r\n\r\n";
+        let r = Reader::new(&data[..], "t").next().unwrap().unwrap();
+        assert_eq!(r.kind, "response");
+        assert_eq!(
+            r.target_uri.as_deref(),
+            Some("https://a.example/robots.txt")
+        );
+        assert_eq!(r.date.as_deref(), Some("2024-02-20T00:00:00Z"));
+        assert_eq!(r.block, b"abc");
+        let bad = b"WARC/1.0\r\nContent-Length: x\r\n\r\n";
+        let p = Reader::new(&bad[..], "t").next().unwrap().unwrap_err();
+        assert_eq!(p.kind, ProblemKind::Header);
+        assert!(
+            p.detail.contains("a bad Content-Length \"x\""),
+            "{}",
+            p.detail
+        );
     }
 
     #[test]

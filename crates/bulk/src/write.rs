@@ -6,6 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
@@ -13,7 +14,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type as PType;
 
-use crate::row::{Column, Row, Schema, Type, Value};
+use crate::row::{Column, Row, Schema, Type, Value, ValueRef};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -109,7 +110,8 @@ fn values(
 
 /// Writes rows as values, in the order of the columns it was made for.
 trait Values: Send {
-    fn put(&mut self, values: Vec<Value>) -> io::Result<()>;
+    /// Writes the values of `row` but its first `skip` columns.
+    fn put(&mut self, row: &Row, skip: usize) -> io::Result<()>;
     fn done(self: Box<Self>) -> io::Result<()>;
 }
 
@@ -118,7 +120,7 @@ struct Whole(Box<dyn Values>);
 
 impl Sink for Whole {
     fn write(&mut self, row: &Row) -> io::Result<()> {
-        self.0.put(row.values())
+        self.0.put(row, 0)
     }
 
     fn finish(self: Box<Self>) -> io::Result<()> {
@@ -223,17 +225,16 @@ struct Partitioned {
 
 impl Sink for Partitioned {
     fn write(&mut self, row: &Row) -> io::Result<()> {
-        let mut values = row.values();
-        values.remove(0);
+        // The first column, `crawl`, is the directory's name.
         if let Some(out) = self.open.get_mut(&row.crawl) {
-            return out.put(values);
+            return out.put(row, 1);
         }
         let dir = self.dir.join(partition_dir(&row.crawl));
         std::fs::create_dir_all(&dir)?;
         let file = File::create(dir.join(part_name(self.format)))?;
         let mut out =
             self::values(Box::new(file), self.format, &self.columns)?;
-        out.put(values)?;
+        out.put(row, 1)?;
         self.open.insert(row.crawl.clone(), out);
         Ok(())
     }
@@ -259,9 +260,9 @@ struct Csv<W> {
 }
 
 impl<W: Write + Send> Values for Csv<W> {
-    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
+    fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
         let mut line = String::new();
-        for (i, v) in values.iter().enumerate() {
+        for (i, v) in row.values().iter().skip(skip).enumerate() {
             if i > 0 {
                 line.push(',');
             }
@@ -290,9 +291,11 @@ struct Json<W> {
 }
 
 impl<W: Write + Send> Values for Json<W> {
-    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
+    fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
         let mut map = serde_json::Map::new();
-        for (name, v) in self.names.iter().zip(values) {
+        for (name, v) in
+            self.names.iter().zip(row.values().into_iter().skip(skip))
+        {
             let j = match v {
                 Value::Null => serde_json::Value::Null,
                 Value::Str(s) => s.into(),
@@ -315,7 +318,9 @@ impl<W: Write + Send> Values for Json<W> {
 const ROW_GROUP: usize = 65_536;
 
 enum Buffer {
-    Str(Vec<ByteArray>),
+    /// The values' bytes one after another, and where each ends: no
+    /// allocation per value.
+    Str(Vec<u8>, Vec<usize>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     F64(Vec<f64>),
@@ -341,7 +346,7 @@ impl<W: Write + Send> Parquet<W> {
                 Type::Str => (
                     Physical::BYTE_ARRAY,
                     Some(LogicalType::String),
-                    Buffer::Str(Vec::new()),
+                    Buffer::Str(Vec::new(), Vec::new()),
                 ),
                 Type::I32 => (Physical::INT32, None, Buffer::I32(Vec::new())),
                 Type::I64 => (Physical::INT64, None, Buffer::I64(Vec::new())),
@@ -381,9 +386,23 @@ impl<W: Write + Send> Parquet<W> {
         while let Some(mut col) = group.next_column().map_err(perr)? {
             let (buffer, defs) = &mut self.columns[i];
             let defs_ = Some(&defs[..]);
-            match (col.untyped(), &*buffer) {
-                (ColumnWriter::ByteArrayColumnWriter(w), Buffer::Str(v)) => {
-                    w.write_batch(v, defs_, None)
+            match (col.untyped(), &mut *buffer) {
+                (
+                    ColumnWriter::ByteArrayColumnWriter(w),
+                    Buffer::Str(bytes, ends),
+                ) => {
+                    // Slices of one shared buffer: no copy per value.
+                    let all = Bytes::from(std::mem::take(bytes));
+                    let mut start = 0;
+                    let values: Vec<ByteArray> = ends
+                        .iter()
+                        .map(|&end| {
+                            let v = ByteArray::from(all.slice(start..end));
+                            start = end;
+                            v
+                        })
+                        .collect();
+                    w.write_batch(&values, defs_, None)
                 }
                 (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
                     w.write_batch(v, defs_, None)
@@ -402,7 +421,10 @@ impl<W: Write + Send> Parquet<W> {
             .map_err(perr)?;
             col.close().map_err(perr)?;
             match buffer {
-                Buffer::Str(v) => v.clear(),
+                Buffer::Str(v, ends) => {
+                    v.clear();
+                    ends.clear();
+                }
                 Buffer::I32(v) => v.clear(),
                 Buffer::I64(v) => v.clear(),
                 Buffer::F64(v) => v.clear(),
@@ -418,34 +440,42 @@ impl<W: Write + Send> Parquet<W> {
 }
 
 impl<W: Write + Send> Values for Parquet<W> {
-    fn put(&mut self, values: Vec<Value>) -> io::Result<()> {
-        for ((buffer, defs), v) in self.columns.iter_mut().zip(values) {
+    fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
+        let mut columns = self.columns.iter_mut();
+        let mut skip = skip;
+        row.for_each_value(|v| {
+            if skip > 0 {
+                skip -= 1;
+                return;
+            }
+            let Some((buffer, defs)) = columns.next() else { return };
             let present = match (buffer, v) {
-                (_, Value::Null) => false,
-                (Buffer::Str(b), Value::Str(s)) => {
-                    b.push(ByteArray::from(s.into_bytes()));
+                (_, ValueRef::Null) => false,
+                (Buffer::Str(b, ends), ValueRef::Str(s)) => {
+                    b.extend_from_slice(s.as_bytes());
+                    ends.push(b.len());
                     true
                 }
-                (Buffer::I32(b), Value::Int(n)) => {
+                (Buffer::I32(b), ValueRef::Int(n)) => {
                     b.push(n as i32);
                     true
                 }
-                (Buffer::I64(b), Value::Int(n)) => {
+                (Buffer::I64(b), ValueRef::Int(n)) => {
                     b.push(n);
                     true
                 }
-                (Buffer::F64(b), Value::F64(f)) => {
+                (Buffer::F64(b), ValueRef::F64(f)) => {
                     b.push(f);
                     true
                 }
-                (Buffer::Bool(b), Value::Bool(x)) => {
+                (Buffer::Bool(b), ValueRef::Bool(x)) => {
                     b.push(x);
                     true
                 }
                 _ => false,
             };
             defs.push(i16::from(present));
-        }
+        });
         self.rows += 1;
         if self.rows >= ROW_GROUP {
             self.flush_group()?;
