@@ -16,10 +16,6 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"robots":"' .. escape(robots)
   .. '","agents":["Googlebot"],"urls":["https://www.trendyol.com/sepet?utm=1"]}'
 
-function done(summary, latency, requests)
-  io.write(string.format("requests/s %.0f  p50 %.2f ms  p99 %.2f ms  errors %d\n",
-    summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    summary.errors.status + summary.errors.connect + summary.errors.read
-      + summary.errors.write + summary.errors.timeout))
-end
+-- The one-line summary of report.lua (paths are from the repository's
+-- root, where load.sh runs wrk).
+dofile("crates/web/bench/report.lua")
