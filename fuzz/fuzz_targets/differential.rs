@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robotrules::{Coverage, MatchOptions, Robots, Semantics};
+use robotrules::{Coverage, MatchOptions, Matcher, ParseOptions, Robots, Semantics};
 
 #[path = "../../crates/robotrules/tests/naive.rs"]
 #[allow(dead_code)]
@@ -38,6 +38,15 @@ fuzz_target!(|data: &[u8]| {
     // The deciding rule is the same in every detail.
     let (a, b) = (matcher.decide(&url).rule(), compiled.decide(&url).rule());
     assert_eq!(a, b);
+    // Parsed for the crawler alone: the same matcher, fresh and indexed.
+    let bound = Matcher::parse(body, &[&agent]);
+    assert_eq!(bound.decide(&url), matcher.decide(&url));
+    assert_eq!(
+        (bound.is_named(), bound.rule_count(), bound.crawl_delay(), bound.request_rate()),
+        (matcher.is_named(), matcher.rule_count(), matcher.crawl_delay(), matcher.request_rate())
+    );
+    bound.compile();
+    assert_eq!(bound.decide(&url), compiled.decide(&url));
     // Site-level claims hold for this URL, and witnesses are what they
     // say, by the naive reference.
     match matcher.coverage() {
@@ -62,5 +71,7 @@ fuzz_target!(|data: &[u8]| {
             (d.is_allowed(), d.rule().map(|r| (r.line(), r.kind())))
         };
         assert_eq!(key(one), key(many));
+        let bound = Matcher::parse_with(body, &[&agent], ParseOptions::new(), options);
+        assert_eq!(bound.decide(&url), many);
     }
 });

@@ -186,6 +186,24 @@ impl fmt::Display for ExtensionError {
 #[cfg(feature = "std")]
 impl std::error::Error for ExtensionError {}
 
+/// The pacing a directive gives, from its key and value as written: a
+/// valid `crawl-delay` or `request-rate`, else nothing.
+pub(crate) fn pacing(
+    key: &[u8],
+    written: &[u8],
+) -> Option<ExtensionValue<'static>> {
+    let text = core::str::from_utf8(written).ok()?;
+    match ExtensionKind::from_key(key)? {
+        ExtensionKind::CrawlDelay => {
+            parse_delay(text).map(ExtensionValue::CrawlDelay)
+        }
+        ExtensionKind::RequestRate => {
+            parse_rate(text).map(ExtensionValue::RequestRate)
+        }
+        _ => None,
+    }
+}
+
 /// A directive of one of the [`ExtensionKind`]s, with its parsed value.
 #[derive(Clone, Copy)]
 pub struct Extension<'a> {

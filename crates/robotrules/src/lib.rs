@@ -43,6 +43,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Example: a crawler
+//!
+//! A crawler that needs only verdicts parses the file for its own name:
+//! [`Matcher::parse`] reads it once and keeps only the rules that apply,
+//! for one check or millions.
+//!
+//! ```
+//! use robotrules::Matcher;
+//!
+//! let body = b"user-agent: *\ndisallow: /search\nallow: /search/about\n";
+//! let matcher = Matcher::parse(body, &["BarBot"]);
+//! assert!(!matcher.is_allowed("https://example.com/search?q=x"));
+//! assert!(matcher.is_allowed("https://example.com/search/about"));
+//! ```
+//!
 //! # What "exact" means
 //!
 //! The behaviour is that of Google's C++ reference (`robots.cc`), including
@@ -71,7 +86,7 @@
 //! at most a small multiple of the body, and bodies over [`MAX_BODY_LEN`] are
 //! cut there (see [`Robots::is_truncated`]). Matching a URL costs at most
 //! O(|path| · |pattern|) per rule, with no backtracking. A [`Matcher`]
-//! holds its rules (20 bytes each, and their patterns) and, once its checks
+//! holds its rules (28 bytes each, and their patterns) and, once its checks
 //! prove busy, an index of at most 36 bytes per rule and 20 more per
 //! wildcard rule, built in O(n log n) for n rules.
 
@@ -84,6 +99,7 @@ extern crate alloc;
 extern crate std;
 
 mod agent;
+mod bind;
 mod canonical;
 mod coverage;
 mod directive;

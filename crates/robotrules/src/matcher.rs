@@ -6,10 +6,10 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::bind;
 use crate::coverage::{self, Coverage};
-use crate::directive::UnknownDirective;
-use crate::extension::{Extension, ExtensionValue, RequestRate};
-use crate::options::{MatchOptions, Semantics};
+use crate::extension::{self, ExtensionValue, RequestRate};
+use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern;
 use crate::report::Tag;
@@ -129,7 +129,7 @@ const NONE: u32 = u32::MAX;
 /// One rule as a matcher keeps it: a few numbers, and its pattern (and
 /// its value as written, where that differs) in `Matcher::text`.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+pub(crate) struct Entry {
     off: u32,
     len: u32,
     written_len: u32,
@@ -138,7 +138,15 @@ struct Entry {
     /// first `*`); for an index.html retry, the directory's that it
     /// keeps.
     cut: u32,
+    /// The first bytes (up to four) of the literal prefix, as `head`
+    /// reads a path's, and the mask of those bytes: a check without the
+    /// index rules out most rules with one comparison.
+    head: u32,
+    head_mask: u32,
 }
+
+// `Matcher::heap_size` and the crate's docs give this size.
+const _: () = assert!(size_of::<Entry>() == 28);
 
 /// What a pattern needs after its literal prefix.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -224,6 +232,13 @@ impl Entry {
         }
     }
 
+    /// Returns true if the rule may match a path whose [`head`] is
+    /// `path_head`; false if it cannot.
+    #[inline]
+    fn may_match(&self, path_head: u32) -> bool {
+        (path_head ^ self.head) & self.head_mask == 0
+    }
+
     /// Returns true if and only if the rule matches `path`, adding to
     /// `work` the bytes a wildcard tail was tried on.
     #[inline]
@@ -246,12 +261,33 @@ impl Entry {
 /// Appends a rule, and its index.html retry if it has one, to a
 /// matcher's rules and text.
 fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
-    let pat = rule.pattern_bytes();
+    let allow = rule.kind() == RuleKind::Allow;
+    push_parts(
+        rules,
+        text,
+        allow,
+        rule.pattern_bytes(),
+        rule.as_written(),
+        rule.line(),
+        true,
+    );
+}
+
+/// [`push_rule`] from a rule's parts: its normalised pattern and its
+/// value as written (the same slice when normalising changed nothing);
+/// `star` is false if the pattern is known to hold no `*`.
+pub(crate) fn push_parts(
+    rules: &mut Vec<Entry>,
+    text: &mut Vec<u8>,
+    allow: bool,
+    pat: &[u8],
+    written: &[u8],
+    line: u32,
+    star: bool,
+) {
     if !pattern::can_match(pat) {
         return;
     }
-    let allow = rule.kind() == RuleKind::Allow;
-    let written = rule.as_written();
     let differs = !core::ptr::eq(written, pat) && written != pat;
     let off = text.len() as u32;
     text.extend_from_slice(pat);
@@ -264,7 +300,8 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
         | if differs { DIFFERS } else { 0 }
         | if anchored { ANCHORED } else { 0 };
     // Patterns are short: eight bytes at a time beats a call to memchr.
-    if let Some(star) = crate::swar::find1(body, b'*') {
+    let star = if star { crate::swar::find1(body, b'*') } else { None };
+    if let Some(star) = star {
         cut = star;
         // `prefix*`, `prefix**$`: the same paths as `prefix`.
         if body[star..].iter().all(|&b| b == b'*') {
@@ -273,12 +310,15 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
             flags |= WILD;
         }
     }
-    let entry = Entry {
+    let (head, head_mask) = head_of(&body[..cut]);
+    let mut entry = Entry {
         off,
         len: pat.len() as u32,
         written_len: if differs { written.len() as u32 } else { 0 },
-        line: rule.line(),
+        line,
         cut: cut as u32 & CUT | flags,
+        head,
+        head_mask,
     };
     rules.push(entry);
     if let Some(keep) = allow.then(|| pattern::index_fallback(pat)).flatten() {
@@ -286,8 +326,27 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
         // where the pattern itself does not match, since its
         // priority is lower.
         let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
-        rules.push(Entry { cut: cut | (flags & DIFFERS), ..entry });
+        entry.cut = cut | (flags & DIFFERS);
+        let (prefix, ..) = entry.parts(text);
+        (entry.head, entry.head_mask) = head_of(prefix);
+        rules.push(entry);
     }
+}
+
+/// The head of a literal prefix, and the mask of the bytes it has.
+#[inline]
+fn head_of(prefix: &[u8]) -> (u32, u32) {
+    let n = prefix.len().min(4) as u32;
+    (head(prefix), u32::MAX.checked_shr(32 - 8 * n).unwrap_or(0))
+}
+
+/// The first four bytes of `s`, little-endian, padded with zeros.
+#[inline]
+fn head(s: &[u8]) -> u32 {
+    let mut word = [0u8; 4];
+    let n = s.len().min(4);
+    word[..n].copy_from_slice(&s[..n]);
+    u32::from_le_bytes(word)
 }
 
 /// `path` without `prefix`, if it starts with it. Prefixes are short and
@@ -380,6 +439,8 @@ pub struct Matcher {
     first: Option<Box<[FirstRule]>>,
     crawl_delay: Option<f64>,
     request_rate: Option<RequestRate>,
+    /// The body was cut at `MAX_BODY_LEN`.
+    truncated: bool,
 }
 
 impl Clone for Matcher {
@@ -394,6 +455,7 @@ impl Clone for Matcher {
             first: self.first.clone(),
             crawl_delay: self.crawl_delay,
             request_rate: self.request_rate,
+            truncated: self.truncated,
         }
     }
 }
@@ -416,23 +478,14 @@ impl Matcher {
         options: MatchOptions,
     ) -> Matcher {
         let selection = robots.select_with(agents, options);
-        let mut matcher = Matcher {
-            rules: Box::default(),
-            text: Box::default(),
-            index: Once::new(),
-            work: AtomicUsize::new(0),
-            busy: 0,
-            named: selection.is_named(),
-            first: None,
-            crawl_delay: None,
-            request_rate: None,
-        };
+        let mut matcher = Matcher::empty(selection.is_named());
+        matcher.truncated = robots.is_truncated();
         let groups = || selection.groups();
         if options.get_semantics() == Semantics::FirstMatch1996 {
             let chosen: Vec<_> = selection.rules().collect();
             matcher.first_match(&chosen);
-            for (line, e) in groups().flat_map(|g| g.entries()) {
-                matcher.extension(line, &e);
+            for (_, e) in groups().flat_map(|g| g.entries()) {
+                matcher.extension(&e);
             }
             return matcher;
         }
@@ -452,38 +505,128 @@ impl Matcher {
             for (line, e) in g.entries() {
                 match Rule::from_entry(line, &e) {
                     Some(rule) => push_rule(&mut rules, &mut text, &rule),
-                    None => matcher.extension(line, &e),
+                    None => matcher.extension(&e),
                 }
             }
         }
+        matcher.set_rules(rules, text);
+        matcher
+    }
+
+    /// Parses a robots.txt body for the crawler known by `agents`: the
+    /// fastest way to check URLs, for one check or for millions.
+    ///
+    /// The body is read once and only the rules of the groups that may
+    /// apply to the crawler are kept, so this costs less than
+    /// [`Robots::parse`] followed by [`Robots::matcher`], with the same
+    /// answers, deciding lines included. Use [`Robots`] instead when you
+    /// need more than verdicts: the other groups, the sitemaps, the
+    /// per-line report.
+    ///
+    /// The groups that apply are those of [`Robots::select`]: every group
+    /// that names one of `agents` (product tokens, such as `Googlebot`,
+    /// without regard to ASCII case), or, if none does, every `*` group.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Matcher;
+    ///
+    /// let body = b"user-agent: *\ndisallow: /private\n\nuser-agent: FooBot\ndisallow: /\n";
+    /// let bar = Matcher::parse(body, &["BarBot"]);
+    /// assert!(bar.is_allowed("https://example.com/"));
+    /// assert!(!bar.is_allowed("https://example.com/private/x"));
+    /// assert_eq!(bar.decide("/private").rule().map(|r| r.line()), Some(2));
+    /// assert!(!Matcher::parse(body, &["FooBot"]).is_allowed("/"));
+    /// ```
+    pub fn parse(body: &[u8], agents: &[&str]) -> Matcher {
+        bind::matcher(body, agents, ParseOptions::new(), MatchOptions::new())
+    }
+
+    /// [`Matcher::parse`] with other than the reference's reading and
+    /// matching: see [`ParseOptions`] and [`MatchOptions`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::{MatchOptions, Matcher, ParseOptions};
+    ///
+    /// let body = b"user-agent: *\ndisallow: /\n";
+    /// let adsbot = MatchOptions::new().ignore_global(true);
+    /// let matcher = Matcher::parse_with(body, &["AdsBot-Google"], ParseOptions::new(), adsbot);
+    /// assert!(matcher.is_allowed("/x"));
+    /// ```
+    pub fn parse_with(
+        body: &[u8],
+        agents: &[&str],
+        parse: ParseOptions,
+        options: MatchOptions,
+    ) -> Matcher {
+        bind::matcher(body, agents, parse, options)
+    }
+
+    /// A matcher with no rules yet.
+    pub(crate) fn empty(named: bool) -> Matcher {
+        Matcher {
+            rules: Box::default(),
+            text: Box::default(),
+            index: Once::new(),
+            work: AtomicUsize::new(0),
+            busy: 0,
+            named,
+            first: None,
+            crawl_delay: None,
+            request_rate: None,
+            truncated: false,
+        }
+    }
+
+    /// Marks the matcher as made from a body cut at
+    /// [`MAX_BODY_LEN`](crate::MAX_BODY_LEN).
+    pub(crate) fn set_truncated(&mut self, truncated: bool) {
+        self.truncated = truncated;
+    }
+
+    /// Gives the matcher its crawl delay and request rate.
+    pub(crate) fn set_pacing(
+        &mut self,
+        delay: Option<f64>,
+        rate: Option<RequestRate>,
+    ) {
+        self.crawl_delay = delay;
+        self.request_rate = rate;
+    }
+
+    /// Gives the matcher its rules (see [`push_parts`]).
+    pub(crate) fn set_rules(&mut self, rules: Vec<Entry>, text: Vec<u8>) {
         // An index costs about a sort of the rules and a pass over their
         // text; a check without one, a pass over the rules.
-        matcher.busy = 8 * rules.len() + text.len() / 4;
-        matcher.rules = rules.into_boxed_slice();
-        matcher.text = text.into_boxed_slice();
-        matcher
+        self.busy = 8 * rules.len() + text.len() / 4;
+        self.rules = rules.into_boxed_slice();
+        self.text = text.into_boxed_slice();
     }
 
     /// Takes the crawl delay or request rate of a line that is not a
     /// rule, if it is the first valid one.
-    fn extension(&mut self, line: u32, e: &crate::store::Entry<'_>) {
-        if !matches!(e.tag, Some(Tag::Unknown | Tag::Unused))
-            || self.crawl_delay.is_some() && self.request_rate.is_some()
-        {
+    fn extension(&mut self, e: &crate::store::Entry<'_>) {
+        if matches!(e.tag, Some(Tag::Unknown | Tag::Unused)) {
+            self.pace(e.key, e.written);
+        }
+    }
+
+    /// Takes the crawl delay or request rate of a directive with another
+    /// key than the four fields, if it is the first valid one.
+    pub(crate) fn pace(&mut self, key: &[u8], written: &[u8]) {
+        if self.crawl_delay.is_some() && self.request_rate.is_some() {
             return;
         }
-        let Some(extension) = UnknownDirective::from_entry(line, e)
-            .and_then(Extension::from_directive)
-        else {
-            return;
-        };
-        match extension.value() {
-            Ok(ExtensionValue::CrawlDelay(s))
+        match extension::pacing(key, written) {
+            Some(ExtensionValue::CrawlDelay(s))
                 if self.crawl_delay.is_none() =>
             {
                 self.crawl_delay = Some(s);
             }
-            Ok(ExtensionValue::RequestRate(r))
+            Some(ExtensionValue::RequestRate(r))
                 if self.request_rate.is_none() =>
             {
                 self.request_rate = Some(r);
@@ -629,6 +772,13 @@ impl Matcher {
         self.named
     }
 
+    /// Returns true if and only if the body was longer than
+    /// [`MAX_BODY_LEN`](crate::MAX_BODY_LEN), so that its end was not
+    /// read (see [`Robots::is_truncated`]).
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
     /// Returns whether the crawler may fetch every path, some, or none,
     /// with a witness path of each kind for [`Coverage::Partial`].
     ///
@@ -726,7 +876,7 @@ impl Matcher {
     /// Returns the number of heap bytes this matcher holds, its index
     /// included once built.
     ///
-    /// The rules take their patterns' bytes and 20 bytes each; the index
+    /// The rules take their patterns' bytes and 28 bytes each; the index
     /// adds at most 36 bytes per rule and 20 more per wildcard rule.
     pub fn heap_size(&self) -> usize {
         let first = self
@@ -782,7 +932,11 @@ impl Matcher {
     #[inline]
     fn scan(&self, path: &[u8], work: &mut usize) -> Option<&Entry> {
         let mut best: Option<&Entry> = None;
+        let path_head = head(path);
         for rule in self.rules.iter() {
+            if !rule.may_match(path_head) {
+                continue;
+            }
             if best.is_some_and(|b| !rule.beats(b)) {
                 continue;
             }
@@ -852,27 +1006,30 @@ impl Index {
             let r = &rules[at as usize];
             (core::cmp::Reverse(r.priority()), !r.is_allow(), r.line)
         });
-        // (prefix offset, prefix length, rank, tail, required bytes)
-        let mut items: Vec<(u32, u32, u32, Tail)> = order
+        // (prefix key, offset, length, rank, tail)
+        let mut items: Vec<(u64, u32, u32, u32, Tail)> = order
             .iter()
             .enumerate()
             .map(|(rank, &at)| {
                 let rule = &rules[at as usize];
                 let (prefix, tail, _, _) = rule.parts(text);
-                (rule.off, prefix.len() as u32, rank as u32, tail)
+                (key(prefix), rule.off, prefix.len() as u32, rank as u32, tail)
             })
             .collect();
         let bytes = |off: u32, len: u32| {
             text.get(off as usize..(off + len) as usize).unwrap_or_default()
         };
+        // By prefix, then rank; keys that differ order their prefixes.
         items.sort_unstable_by(|a, b| {
-            bytes(a.0, a.1).cmp(bytes(b.0, b.1)).then(a.2.cmp(&b.2))
+            a.0.cmp(&b.0)
+                .then_with(|| bytes(a.1, a.2).cmp(bytes(b.1, b.2)))
+                .then(a.3.cmp(&b.3))
         });
         let mut prefixes: Vec<Prefix> = Vec::with_capacity(items.len());
         let mut wild_rank = Vec::with_capacity(items.len());
         // The prefixes that the next one may start with, shortest first.
         let mut open: Vec<u32> = Vec::new();
-        for (off, len, rank, tail) in items {
+        for (key, off, len, rank, tail) in items {
             let this = bytes(off, len);
             let same =
                 prefixes.last().is_some_and(|p| bytes(p.off, p.len) == this);
@@ -890,7 +1047,7 @@ impl Index {
                 let parent = open.last().copied().unwrap_or(NONE);
                 open.push(prefixes.len() as u32);
                 prefixes.push(Prefix {
-                    key: key(this),
+                    key,
                     off,
                     len,
                     parent,

@@ -41,13 +41,49 @@ pub const MAX_BODY_LEN: usize = 256 << 20;
 
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
-pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
+/// A line's directive, as the parser hands it to a [`Sink`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Directive<'a> {
+    /// A `user-agent` line's value.
+    Agent(&'a [u8]),
+    /// An `allow` or `disallow` line's value, not yet normalised;
+    /// `special` is false when the line holds no `%`, `*` or byte ≥ 0x80,
+    /// so that normalising cannot change the value and it has no `*`.
+    Rule { allow: bool, value: &'a [u8], special: bool },
+    /// A `sitemap` line's value.
+    Sitemap(&'a [u8]),
+    /// Any other key, and its value (`special` as for rules).
+    Other { key: &'a [u8], value: &'a [u8], special: bool },
+}
+
+/// What the parser tells about a body, line by line: the one reading of
+/// lines, keys and group boundaries, for every form a parse produces.
+pub(crate) trait Sink<'a> {
+    /// A new group starts at `line`, a `user-agent` line.
+    fn group(&mut self, line: u32);
+    /// Line `number`, its report bits, and its directive if it has one.
+    fn line(
+        &mut self,
+        number: u32,
+        bits: u8,
+        directive: Option<Directive<'a>>,
+    );
+}
+
+/// Reads `body` into `sink`; returns the number of the last line and
+/// whether the body was cut at [`MAX_BODY_LEN`].
+pub(crate) fn read<'a, S: Sink<'a>>(
+    body: &'a [u8],
+    options: ParseOptions,
+    sink: &mut S,
+) -> (u32, bool) {
     let truncated = body.len() > MAX_BODY_LEN;
     let body = &body[..body.len().min(MAX_BODY_LEN)];
-    let mut p = Parser { strict: options.get_strict(), ..Parser::default() };
-    // The store is rarely larger than the body (see the `store` module):
-    // one allocation, shrunk in place at the end.
-    p.store.reserve(body.len() + 16);
+    let mut reader = Reader {
+        strict: options.get_strict(),
+        in_group: false,
+        group_has_rules: false,
+    };
     let mut rest = skip_bom(body);
     let mut number: u32 = 0;
     loop {
@@ -56,18 +92,27 @@ pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
         let marks = swar::line_marks(rest);
         match marks.end {
             Some(at) => {
-                p.line(number, &rest[..at], marks);
+                reader.line(sink, number, &rest[..at], marks);
                 let crlf =
                     rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
                 rest = &rest[at + if crlf { 2 } else { 1 }..];
             }
             None => {
-                p.line(number, rest, marks);
+                reader.line(sink, number, rest, marks);
                 break;
             }
         }
     }
-    p.finish(number, truncated)
+    (number, truncated)
+}
+
+pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
+    let mut store = Store::default();
+    // The store is rarely larger than the body (see the `store` module):
+    // one allocation, shrunk in place at the end.
+    store.store.reserve(body.len().min(MAX_BODY_LEN) + 16);
+    let (last_line, truncated) = read(body, options, &mut store);
+    store.finish(last_line, truncated)
 }
 
 /// Returns the raw lines of a body, numbered as the parser numbers them:
@@ -185,27 +230,27 @@ fn split_line(
     (bits, Some((key, trim(&line[sep + 1..]))))
 }
 
-#[derive(Default)]
-struct Parser {
-    store: Vec<u8>,
-    groups: Vec<GroupEntry>,
-    checkpoints: Vec<u32>,
+/// The state of the reading that outlives a line.
+struct Reader {
+    /// RFC 9309's grammar only: see `ParseOptions::strict`.
+    strict: bool,
+    /// True once a `user-agent` line has started a group.
+    in_group: bool,
     /// True once the current group has an allow or disallow line, so that
     /// the next user-agent line starts a new group.
     group_has_rules: bool,
-    /// A scratch buffer for escaped values.
-    escaped: alloc::string::String,
-    /// RFC 9309's grammar only: see `ParseOptions::strict`.
-    strict: bool,
 }
 
-impl Parser {
-    /// Parses line `number`, whose marks are `marks`.
-    fn line(&mut self, number: u32, raw: &[u8], marks: swar::Marks) {
-        // Line 1 is at 0: only the later checkpoints are kept.
-        if number > 1 && (number - 1) % CHECKPOINT_EVERY == 0 {
-            self.checkpoints.push(self.store.len() as u32);
-        }
+impl Reader {
+    /// Reads line `number`, whose marks are `marks`.
+    #[inline]
+    fn line<'a, S: Sink<'a>>(
+        &mut self,
+        sink: &mut S,
+        number: u32,
+        raw: &'a [u8],
+        marks: swar::Marks,
+    ) {
         let mut bits = 0;
         let mut content = raw;
         if content.len() > MAX_LINE_LEN {
@@ -226,32 +271,121 @@ impl Parser {
             bits &= !(report::MISSING_COLON | report::HAS_DIRECTIVE);
             kv = None;
         }
-        match kv {
-            Some((key, value)) => {
-                let (kind, typo) = if self.strict {
-                    (keys::classify_strict(key), false)
-                } else {
-                    keys::classify(key)
-                };
-                if typo {
-                    bits |= report::TYPO;
-                }
-                self.directive(number, bits, kind, key, value);
-            }
-            None => store::put_plain(&mut self.store, bits),
+        let Some((key, value)) = kv else {
+            sink.line(number, bits, None);
+            return;
+        };
+        let (kind, typo) = if self.strict {
+            (keys::classify_strict(key), false)
+        } else {
+            keys::classify(key)
+        };
+        if typo {
+            bits |= report::TYPO;
         }
+        let directive = match kind {
+            Key::UserAgent => {
+                if !self.in_group || self.group_has_rules {
+                    sink.group(number);
+                    self.in_group = true;
+                    self.group_has_rules = false;
+                }
+                Directive::Agent(value)
+            }
+            Key::Allow | Key::Disallow => {
+                self.group_has_rules |= self.in_group;
+                let allow = kind == Key::Allow;
+                Directive::Rule { allow, value, special: marks.special }
+            }
+            Key::Sitemap => Directive::Sitemap(value),
+            Key::Unknown => {
+                Directive::Other { key, value, special: marks.special }
+            }
+        };
+        sink.line(number, bits, Some(directive));
+    }
+}
+
+/// The sink that keeps everything: the store of a [`Robots`].
+#[derive(Default)]
+struct Store {
+    store: Vec<u8>,
+    groups: Vec<GroupEntry>,
+    checkpoints: Vec<u32>,
+    /// A scratch buffer for escaped values.
+    escaped: alloc::string::String,
+}
+
+impl<'a> Sink<'a> for Store {
+    fn group(&mut self, line: u32) {
+        let pos = self.store.len() as u32;
+        if let Some(last) = self.groups.last_mut() {
+            last.end_line = line - 1;
+            last.end_pos = pos;
+        }
+        self.groups.push(GroupEntry {
+            pos,
+            end_pos: pos,
+            line,
+            end_line: line,
+        });
     }
 
+    #[inline]
+    fn line(
+        &mut self,
+        number: u32,
+        bits: u8,
+        directive: Option<Directive<'a>>,
+    ) {
+        // Line 1 is at 0: only the later checkpoints are kept.
+        if number > 1 && (number - 1) % CHECKPOINT_EVERY == 0 {
+            self.checkpoints.push(self.store.len() as u32);
+        }
+        match directive {
+            None => store::put_plain(&mut self.store, bits),
+            Some(Directive::Agent(value)) => {
+                let token = agent::product_token(value).len();
+                store::put_agent(
+                    &mut self.store,
+                    bits,
+                    value,
+                    token,
+                    agent::is_global(value),
+                );
+            }
+            Some(Directive::Rule { allow, value, special }) => {
+                let tag = if allow { Tag::Allow } else { Tag::Disallow };
+                self.put_escaped(bits, tag, None, value, special);
+            }
+            Some(Directive::Sitemap(value)) => {
+                store::put_sitemap(&mut self.store, bits, value)
+            }
+            Some(Directive::Other { key, value, special }) => {
+                let tag = if keys::is_unused(key) {
+                    Tag::Unused
+                } else {
+                    Tag::Unknown
+                };
+                self.put_escaped(bits, tag, Some(key), value, special);
+            }
+        }
+    }
+}
+
+impl Store {
     /// Stores a rule or unknown directive with its value normalised, and
-    /// its written form too when normalising changed it.
+    /// its written form too when normalising changed it (which it cannot
+    /// unless `special`).
     fn put_escaped(
         &mut self,
         bits: u8,
         tag: Tag,
         key: Option<&[u8]>,
         value: &[u8],
+        special: bool,
     ) {
-        if pattern::needs_escape(value) {
+        if special && pattern::needs_escape(value) {
             self.escaped.clear();
             pattern::escape_into(value, &mut self.escaped);
             let escaped = self.escaped.as_bytes();
@@ -265,62 +399,6 @@ impl Parser {
             );
         } else {
             store::put_valued(&mut self.store, bits, tag, key, value, None);
-        }
-    }
-
-    fn directive(
-        &mut self,
-        line: u32,
-        bits: u8,
-        kind: Key,
-        key: &[u8],
-        value: &[u8],
-    ) {
-        match kind {
-            Key::UserAgent => {
-                if self.groups.is_empty() || self.group_has_rules {
-                    let pos = self.store.len() as u32;
-                    if let Some(last) = self.groups.last_mut() {
-                        last.end_line = line - 1;
-                        last.end_pos = pos;
-                    }
-                    self.groups.push(GroupEntry {
-                        pos,
-                        end_pos: pos,
-                        line,
-                        end_line: line,
-                    });
-                    self.group_has_rules = false;
-                }
-                let token = agent::product_token(value).len();
-                store::put_agent(
-                    &mut self.store,
-                    bits,
-                    value,
-                    token,
-                    agent::is_global(value),
-                );
-            }
-            Key::Allow | Key::Disallow => {
-                if !self.groups.is_empty() {
-                    self.group_has_rules = true;
-                }
-                let tag = if kind == Key::Allow {
-                    Tag::Allow
-                } else {
-                    Tag::Disallow
-                };
-                self.put_escaped(bits, tag, None, value);
-            }
-            Key::Sitemap => store::put_sitemap(&mut self.store, bits, value),
-            Key::Unknown => {
-                let tag = if keys::is_unused(key) {
-                    Tag::Unused
-                } else {
-                    Tag::Unknown
-                };
-                self.put_escaped(bits, tag, Some(key), value);
-            }
         }
     }
 

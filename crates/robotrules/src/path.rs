@@ -52,12 +52,23 @@ pub fn path_of(url: &str) -> Cow<'_, str> {
 /// bytes is the first `/` of a `://`.
 #[inline]
 fn path_start(b: &[u8]) -> Option<usize> {
-    let start = if b.starts_with(b"//") { 2 } else { 0 };
     // The first of these is usually a few words in: eight bytes at a
     // time beats both a byte loop and memchr.
     let first = |from: usize| {
         crate::swar::find_path_mark(&b[from..]).map(|at| from + at)
     };
+    // Most URLs: their first mark is the `/` of `://`, which the rules
+    // below skip.
+    let scheme = match b.get(..8) {
+        Some(b"https://") => 8,
+        _ if b.starts_with(b"http://") => 7,
+        _ => 0,
+    };
+    if scheme > 0 {
+        let begin = first(scheme)?;
+        return (b[begin] != b'#').then_some(begin);
+    }
+    let start = if b.starts_with(b"//") { 2 } else { 0 };
     let early = first(start)?;
     let begin = if b[early] == b'#' {
         return None;
@@ -127,5 +138,12 @@ mod tests {
         p!("///x", "/x");
         p!("#/a", "/");
         p!("http://h/ä", "/ä");
+        p!("https://", "/");
+        p!("http:///x", "/x");
+        p!("https://h#/a", "/");
+        p!("https://h?q/r", "/?q/r");
+        p!("http://u:p@h:8/a;b", "/a;b");
+        p!("httpx://h/a", "/a");
+        p!("https:/h/a", "/h/a");
     }
 }

@@ -29,7 +29,9 @@ pub(crate) const CHECKPOINT_EVERY: u32 = 64;
 /// it in an [`Arc`](alloc::sync::Arc) to share it).
 ///
 /// For one check, use [`Robots::is_allowed`]. For many checks for the
-/// same crawler, build a [`Matcher`] once with [`Robots::matcher`].
+/// same crawler, build a [`Matcher`] once with [`Robots::matcher`]. A
+/// crawler that needs only verdicts can skip the `Robots` altogether:
+/// [`Matcher::parse`] reads the body for one crawler, faster.
 ///
 /// # Example
 ///
@@ -107,7 +109,8 @@ impl Robots {
     /// ([`path_of`](crate::path_of)).
     ///
     /// This is the reference's `OneAgentAllowedByRobots`. For many checks
-    /// for the same crawler, [`Robots::matcher`] is faster.
+    /// for the same crawler, [`Robots::matcher`] is faster; to parse and
+    /// check for one crawler, [`Matcher::parse`] is.
     pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
         self.decide(&[agent], url).is_allowed()
     }

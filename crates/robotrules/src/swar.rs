@@ -20,6 +20,13 @@ fn eq(x: u64, c: u8) -> u64 {
     v.wrapping_sub(LO) & !v & HI
 }
 
+/// The high bit of each byte of `x` below `n` (at most 128), with the
+/// same guarantee as `eq`: the lowest set bit is exact.
+#[inline]
+fn below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(LO * u64::from(n)) & !x & HI
+}
+
 /// Returns the index of the first byte of `s` that is `a` or `b`.
 #[inline]
 pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
@@ -64,6 +71,10 @@ pub(crate) struct Marks {
     pub(crate) hash: Option<usize>,
     /// The first `:` before the end, any NUL and any `#`.
     pub(crate) colon: Option<usize>,
+    /// A `%`, `*` or byte ≥ 0x80 before the end: without one, the line's
+    /// values are as normalised (see `pattern::needs_escape`) and hold no
+    /// wildcard.
+    pub(crate) special: bool,
 }
 
 impl Marks {
@@ -99,14 +110,15 @@ impl Marks {
 #[inline]
 pub(crate) fn line_marks(s: &[u8]) -> Marks {
     let mut marks = Marks::default();
-    let word = |x: u64| {
-        eq(x, b'\n') | eq(x, b'\r') | eq(x, 0) | eq(x, b'#') | eq(x, b':')
-    };
+    // LF, CR and NUL are among the bytes below 0x0E; `note` passes over
+    // the others (tabs, mostly).
+    let word = |x: u64| below(x, 0x0e) | eq(x, b'#') | eq(x, b':');
     if s.len() < 8 {
         for (at, &c) in s.iter().enumerate() {
             if marks.note(c, at) {
                 break;
             }
+            marks.special |= c == b'%' || c == b'*' || c >= 0x80;
         }
         return marks;
     }
@@ -115,14 +127,22 @@ pub(crate) fn line_marks(s: &[u8]) -> Marks {
         // The last word overlaps the one before; noting its bytes again
         // changes nothing, and none of them ended the line.
         let at = i.min(s.len() - 8);
-        let mut hits = word(load(&s[at..]));
+        let x = load(&s[at..]);
+        let mut hits = word(x);
+        // A false `%` or `*` sits above a true one: exact up to the
+        // line's end.
+        let special = eq(x, b'%') | eq(x, b'*') | (x & HI);
         while hits != 0 {
-            let k = at + (hits.trailing_zeros() / 8) as usize;
+            let bit = hits.trailing_zeros();
+            let k = at + (bit / 8) as usize;
             hits &= hits - 1;
             if marks.note(s[k], k) {
+                // Only the bytes before the end count.
+                marks.special |= special & ((1u64 << bit) - 1) != 0;
                 return marks;
             }
         }
+        marks.special |= special != 0;
         if at == s.len() - 8 {
             return marks;
         }
@@ -167,7 +187,9 @@ mod tests {
         let hash = content.iter().position(|&c| c == b'#');
         let before = &content[..hash.unwrap_or(content.len())];
         let colon = before.iter().position(|&c| c == b':');
-        Marks { end, nul, hash, colon }
+        let special =
+            line.iter().any(|&c| c == b'%' || c == b'*' || c >= 0x80);
+        Marks { end, nul, hash, colon, special }
     }
 
     #[test]
@@ -228,7 +250,8 @@ mod tests {
             }
         }
         // Every pair of marks, at every pair of positions.
-        let marks = [b'\n', b'\r', 0, b'#', b':', b'x'];
+        let marks =
+            [b'\n', b'\r', 0, b'\t', b'#', b':', b'%', b'*', 0x80, 0xff, b'x'];
         for len in [1, 7, 8, 9, 17, 24] {
             for i in 0..len {
                 for j in 0..len {

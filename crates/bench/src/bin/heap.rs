@@ -64,8 +64,9 @@ fn main() {
     let files = corpus();
     let mut ratios: [Vec<f64>; 3] = Default::default();
     let mut bytes: [Vec<f64>; 3] = Default::default();
-    // robotrules: parsed, parsed + ready matcher, parsed + indexed matcher.
-    let mut ready: [Vec<f64>; 3] = Default::default();
+    // robotrules: parsed, parsed + ready matcher, parsed + indexed
+    // matcher; a matcher from `Matcher::parse`, ready and indexed.
+    let mut ready: [Vec<f64>; 5] = Default::default();
     let mut sizes = Vec::new();
     let mut self_report_mismatch = 0usize;
     for (_, body) in &files {
@@ -82,11 +83,19 @@ fn main() {
         if matcher + index != m.heap_size() {
             self_report_mismatch += 1;
         }
+        let (bound, b) =
+            retained(|| robotrules::Matcher::parse(body, &["Googlebot"]));
+        let (bound_index, ()) = retained(|| b.compile());
+        if bound + bound_index != b.heap_size() {
+            self_report_mismatch += 1;
+        }
         let size = body.len() as f64;
         ready[0].push(ours as f64 / size);
         ready[1].push((ours + matcher) as f64 / size);
         ready[2].push((ours + matcher + index) as f64 / size);
-        drop(m);
+        ready[3].push(bound as f64 / size);
+        ready[4].push((bound + bound_index) as f64 / size);
+        drop((m, b));
         let (texting, t) =
             retained(|| texting_robots::Robot::new("Googlebot", body).ok());
         let (rx, r) = retained(|| robotxt::Robots::parse(body, "Googlebot"));
@@ -130,6 +139,8 @@ fn main() {
         "parsed file",
         "parsed file + ready matcher",
         "parsed file + matcher with its index",
+        "`Matcher::parse` alone, ready",
+        "`Matcher::parse` alone, with its index",
     ];
     for (name, values) in what.iter().zip(&mut ready) {
         let (m, p90, max) = spread(values);
@@ -138,21 +149,26 @@ fn main() {
 
     println!("\n#### Hostile files: parsed file plus a matcher with its index (`*` group)\n");
     println!(
-        "| file | size | parsed | + ready matcher | + index | ÷ file size |"
+        "| file | size | parsed | + ready matcher | + index | ÷ file size | `Matcher::parse` + index ÷ file size |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, body) in robotrules_bench::hostile_files() {
         let (parsed, robots) = retained(|| robotrules::Robots::parse(&body));
         let (ready, m) = retained(|| robots.matcher(&["Googlebot"]));
         let (index, ()) = retained(|| m.compile());
         let total = parsed + ready + index;
+        drop(m);
+        let (bound, b) =
+            retained(|| robotrules::Matcher::parse(&body, &["Googlebot"]));
+        let (bound_index, ()) = retained(|| b.compile());
         println!(
-            "| {name} | {} | {} | {} | {} | {:.2} |",
+            "| {name} | {} | {} | {} | {} | {:.2} | {:.2} |",
             body.len(),
             parsed,
             ready,
             index,
-            total as f64 / body.len() as f64
+            total as f64 / body.len() as f64,
+            (bound + bound_index) as f64 / body.len() as f64
         );
     }
 }

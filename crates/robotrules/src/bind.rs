@@ -1,0 +1,217 @@
+//! Parsing for one crawler: the file is read once, and only the rules of
+//! the groups that may apply to the crawler are kept, already in the form
+//! a [`Matcher`] checks them in.
+//!
+//! The lines, keys and group boundaries are the parser's own (the
+//! `parse` module's [`Sink`]); which groups apply is decided as
+//! [`Robots::select`](crate::Robots::select) decides it: every group that
+//! names the crawler, or, if none does, every `*` group.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::agent;
+use crate::extension::{self, ExtensionValue, RequestRate};
+use crate::matcher::{self, Entry, Matcher};
+use crate::options::{MatchOptions, ParseOptions, Semantics};
+use crate::parse::{self, Directive, Sink};
+use crate::pattern;
+use crate::robots::Robots;
+
+/// Parses `body` into a matcher for the crawler known by `agents`.
+pub(crate) fn matcher(
+    body: &[u8],
+    agents: &[&str],
+    parse: ParseOptions,
+    options: MatchOptions,
+) -> Matcher {
+    if options.get_semantics() == Semantics::FirstMatch1996 {
+        // File order and its own decoding: the full parse.
+        return Robots::parse_with(body, parse).matcher_with(agents, options);
+    }
+    let mut bind = Bind {
+        body_len: body.len(),
+        agents,
+        keep_global: !options.get_ignore_global(),
+        in_group: false,
+        named: false,
+        global: false,
+        pacing: Pacing::default(),
+        any_named: false,
+        for_named: Kept::default(),
+        for_global: Kept::default(),
+        escaped: String::new(),
+    };
+    let (_, truncated) = parse::read(body, parse, &mut bind);
+    bind.end_group();
+    let kept = if bind.any_named {
+        bind.for_named
+    } else if bind.keep_global {
+        bind.for_global
+    } else {
+        Kept::default()
+    };
+    let mut matcher = Matcher::empty(bind.any_named);
+    matcher.set_rules(kept.rules, kept.text);
+    matcher.set_pacing(kept.pacing.delay, kept.pacing.rate);
+    matcher.set_truncated(truncated);
+    matcher
+}
+
+/// The first valid crawl delay and request rate, of a group or of a
+/// selection of groups.
+#[derive(Clone, Copy, Default)]
+struct Pacing {
+    delay: Option<f64>,
+    rate: Option<RequestRate>,
+}
+
+impl Pacing {
+    /// Takes what `later` has that this has not.
+    fn or(&mut self, later: Pacing) {
+        self.delay = self.delay.or(later.delay);
+        self.rate = self.rate.or(later.rate);
+    }
+}
+
+/// The rules (in a matcher's form) and pacing of the groups of one kind.
+#[derive(Default)]
+struct Kept {
+    rules: Vec<Entry>,
+    text: Vec<u8>,
+    pacing: Pacing,
+}
+
+struct Bind<'s> {
+    /// The body's length: it bounds the rules' text, so the buffers are
+    /// sized once (and shrunk at the end).
+    body_len: usize,
+    agents: &'s [&'s str],
+    /// False with [`MatchOptions::ignore_global`].
+    keep_global: bool,
+    /// A group has started (lines before the first are in none).
+    in_group: bool,
+    /// The current group names the crawler, or is a `*` group. Both are
+    /// settled by the group's first rule: its user-agent lines come
+    /// before.
+    named: bool,
+    global: bool,
+    /// The current group's pacing; it goes to the groups of its kind
+    /// when the group ends, since a later user-agent line of the group
+    /// may still name the crawler.
+    pacing: Pacing,
+    /// Some group names the crawler: the `*` groups do not apply.
+    any_named: bool,
+    for_named: Kept,
+    for_global: Kept,
+    /// A scratch buffer for normalised patterns.
+    escaped: String,
+}
+
+impl Bind<'_> {
+    /// Files the current group's pacing with the groups of its kind.
+    fn end_group(&mut self) {
+        let pacing = core::mem::take(&mut self.pacing);
+        if self.named {
+            self.for_named.pacing.or(pacing);
+        } else if self.global {
+            self.for_global.pacing.or(pacing);
+        }
+    }
+
+    /// Where the current group's rules go, if anywhere.
+    fn kept(&mut self) -> Option<&mut Kept> {
+        let kept = if self.named {
+            &mut self.for_named
+        } else if self.global && self.keep_global && !self.any_named {
+            &mut self.for_global
+        } else {
+            return None;
+        };
+        if kept.text.capacity() == 0 {
+            // The patterns are part of the body: it bounds their bytes
+            // unless escaping grows them, which is rare. Rule lines are
+            // rarely shorter than 32 bytes. Either buffer grows if need
+            // be, and both are shrunk to fit at the end.
+            let bytes = self.body_len.min(crate::MAX_BODY_LEN);
+            kept.rules.reserve(bytes / 32 + 1);
+            kept.text.reserve(bytes);
+        }
+        Some(kept)
+    }
+}
+
+impl<'a> Sink<'a> for Bind<'_> {
+    fn group(&mut self, _line: u32) {
+        self.end_group();
+        self.in_group = true;
+        self.named = false;
+        self.global = false;
+    }
+
+    #[inline]
+    fn line(
+        &mut self,
+        number: u32,
+        _bits: u8,
+        directive: Option<Directive<'a>>,
+    ) {
+        match directive {
+            Some(Directive::Agent(value)) => {
+                if agent::is_global(value) {
+                    self.global = true;
+                    return;
+                }
+                let token = agent::product_token(value);
+                if self
+                    .agents
+                    .iter()
+                    .any(|a| token.eq_ignore_ascii_case(a.as_bytes()))
+                {
+                    self.named = true;
+                    if !self.any_named {
+                        self.any_named = true;
+                        // The `*` groups will not apply.
+                        self.for_global = Kept::default();
+                    }
+                }
+            }
+            Some(Directive::Rule { allow, value, special })
+                if self.in_group =>
+            {
+                let mut escaped = core::mem::take(&mut self.escaped);
+                if let Some(kept) = self.kept() {
+                    let pattern = if special && pattern::needs_escape(value) {
+                        escaped.clear();
+                        pattern::escape_into(value, &mut escaped);
+                        escaped.as_bytes()
+                    } else {
+                        value
+                    };
+                    matcher::push_parts(
+                        &mut kept.rules,
+                        &mut kept.text,
+                        allow,
+                        pattern,
+                        value,
+                        number,
+                        special,
+                    );
+                }
+                self.escaped = escaped;
+            }
+            Some(Directive::Other { key, value, .. }) if self.in_group => {
+                match extension::pacing(key, value) {
+                    Some(ExtensionValue::CrawlDelay(s)) => {
+                        self.pacing.delay.get_or_insert(s);
+                    }
+                    Some(ExtensionValue::RequestRate(r)) => {
+                        self.pacing.rate.get_or_insert(r);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
