@@ -33,6 +33,17 @@ fn parse(c: &mut Criterion) {
             }
         })
     });
+    // Parse plus getting ready for one agent: a matcher, parsed for it.
+    g.bench_function("robotrules_matcher_parse", |b| {
+        b.iter(|| {
+            for (_, body) in &files {
+                black_box(robotrules::Matcher::parse(
+                    black_box(body),
+                    &[AGENT],
+                ));
+            }
+        })
+    });
     g.bench_function("robotstxt", |b| {
         b.iter(|| {
             let mut count = Count::default();
@@ -131,6 +142,12 @@ fn parse_and_check(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(body.len() as u64));
     g.bench_function("robotrules", |b| {
         b.iter(|| {
+            robotrules::Matcher::parse(black_box(&body), &[AGENT])
+                .is_allowed(black_box(url))
+        })
+    });
+    g.bench_function("robotrules_full_parse", |b| {
+        b.iter(|| {
             robotrules::Robots::parse(black_box(&body))
                 .is_allowed(AGENT, black_box(url))
         })
@@ -179,8 +196,10 @@ fn crawler(c: &mut Criterion) {
         g.bench_function(format!("robotrules/{n}"), |b| {
             b.iter(|| {
                 for s in &sites {
-                    let robots = robotrules::Robots::parse(black_box(&s.body));
-                    let matcher = robots.matcher(&[AGENT]);
+                    let matcher = robotrules::Matcher::parse(
+                        black_box(&s.body),
+                        &[AGENT],
+                    );
                     for i in 0..n {
                         black_box(
                             matcher.is_allowed(&s.urls[i % s.urls.len()]),
