@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::agent;
-use crate::extension::{self, ExtensionValue, RequestRate};
+use crate::extension::Pacing;
 use crate::matcher::{self, Entry, Matcher};
 use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::parse::{self, Directive, Sink};
@@ -29,7 +29,7 @@ pub(crate) fn matcher(
         // File order and its own decoding: the full parse.
         return Robots::parse_with(body, parse).matcher_with(agents, options);
     }
-    let mut bind = Bind {
+    let mut sink = ForCrawler {
         body_len: body.len(),
         agents,
         keep_global: !options.get_ignore_global(),
@@ -42,36 +42,20 @@ pub(crate) fn matcher(
         for_global: Kept::default(),
         escaped: String::new(),
     };
-    let (_, truncated) = parse::read(body, parse, &mut bind);
-    bind.end_group();
-    let kept = if bind.any_named {
-        bind.for_named
-    } else if bind.keep_global {
-        bind.for_global
+    let (_, truncated) = parse::read(body, parse, &mut sink);
+    sink.end_group();
+    let kept = if sink.any_named {
+        sink.for_named
+    } else if sink.keep_global {
+        sink.for_global
     } else {
         Kept::default()
     };
-    let mut matcher = Matcher::empty(bind.any_named);
+    let mut matcher = Matcher::empty(sink.any_named);
     matcher.set_rules(kept.rules, kept.text);
-    matcher.set_pacing(kept.pacing.delay, kept.pacing.rate);
+    matcher.set_pacing(kept.pacing);
     matcher.set_truncated(truncated);
     matcher
-}
-
-/// The first valid crawl delay and request rate, of a group or of a
-/// selection of groups.
-#[derive(Clone, Copy, Default)]
-struct Pacing {
-    delay: Option<f64>,
-    rate: Option<RequestRate>,
-}
-
-impl Pacing {
-    /// Takes what `later` has that this has not.
-    fn or(&mut self, later: Pacing) {
-        self.delay = self.delay.or(later.delay);
-        self.rate = self.rate.or(later.rate);
-    }
 }
 
 /// The rules (in a matcher's form) and pacing of the groups of one kind.
@@ -82,9 +66,8 @@ struct Kept {
     pacing: Pacing,
 }
 
-struct Bind<'s> {
-    /// The body's length: it bounds the rules' text, so the buffers are
-    /// sized once (and shrunk at the end).
+struct ForCrawler<'s> {
+    /// The body's length, to size the buffers of the rules kept.
     body_len: usize,
     agents: &'s [&'s str],
     /// False with [`MatchOptions::ignore_global`].
@@ -108,7 +91,7 @@ struct Bind<'s> {
     escaped: String,
 }
 
-impl Bind<'_> {
+impl ForCrawler<'_> {
     /// Files the current group's pacing with the groups of its kind.
     fn end_group(&mut self) {
         let pacing = core::mem::take(&mut self.pacing);
@@ -129,19 +112,20 @@ impl Bind<'_> {
             return None;
         };
         if kept.text.capacity() == 0 {
-            // The patterns are part of the body: it bounds their bytes
-            // unless escaping grows them, which is rare. Rule lines are
-            // rarely shorter than 32 bytes. Either buffer grows if need
-            // be, and both are shrunk to fit at the end.
-            let bytes = self.body_len.min(crate::MAX_BODY_LEN);
-            kept.rules.reserve(bytes / 32 + 1);
+            // Sized once for most files: the patterns are part of the
+            // body (unless escaping grows them, which is rare), and rule
+            // lines are rarely shorter than 16 bytes. Past 1 MiB of body,
+            // the buffers grow as they fill, so that a huge body with few
+            // rules reserves little. Both are shrunk to fit at the end.
+            let bytes = self.body_len.min(1 << 20);
+            kept.rules.reserve(bytes / 16 + 1);
             kept.text.reserve(bytes);
         }
         Some(kept)
     }
 }
 
-impl<'a> Sink<'a> for Bind<'_> {
+impl<'a> Sink<'a> for ForCrawler<'_> {
     fn group(&mut self, _line: u32) {
         self.end_group();
         self.in_group = true;
@@ -201,15 +185,7 @@ impl<'a> Sink<'a> for Bind<'_> {
                 self.escaped = escaped;
             }
             Some(Directive::Other { key, value, .. }) if self.in_group => {
-                match extension::pacing(key, value) {
-                    Some(ExtensionValue::CrawlDelay(s)) => {
-                        self.pacing.delay.get_or_insert(s);
-                    }
-                    Some(ExtensionValue::RequestRate(r)) => {
-                        self.pacing.rate.get_or_insert(r);
-                    }
-                    _ => {}
-                }
+                self.pacing.take(key, value);
             }
             _ => {}
         }

@@ -186,21 +186,37 @@ impl fmt::Display for ExtensionError {
 #[cfg(feature = "std")]
 impl std::error::Error for ExtensionError {}
 
-/// The pacing a directive gives, from its key and value as written: a
-/// valid `crawl-delay` or `request-rate`, else nothing.
-pub(crate) fn pacing(
-    key: &[u8],
-    written: &[u8],
-) -> Option<ExtensionValue<'static>> {
-    let text = core::str::from_utf8(written).ok()?;
-    match ExtensionKind::from_key(key)? {
-        ExtensionKind::CrawlDelay => {
-            parse_delay(text).map(ExtensionValue::CrawlDelay)
+/// The first valid crawl delay and request rate of some lines, in file
+/// order: what a crawler is told to pace itself by.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Pacing {
+    pub(crate) delay: Option<f64>,
+    pub(crate) rate: Option<RequestRate>,
+}
+
+impl Pacing {
+    /// Takes the crawl delay or request rate of a directive, from its key
+    /// and value as written, if it is valid and the first of its kind.
+    pub(crate) fn take(&mut self, key: &[u8], written: &[u8]) {
+        if self.delay.is_some() && self.rate.is_some() {
+            return;
         }
-        ExtensionKind::RequestRate => {
-            parse_rate(text).map(ExtensionValue::RequestRate)
+        let Ok(text) = core::str::from_utf8(written) else { return };
+        match ExtensionKind::from_key(key) {
+            Some(ExtensionKind::CrawlDelay) if self.delay.is_none() => {
+                self.delay = parse_delay(text);
+            }
+            Some(ExtensionKind::RequestRate) if self.rate.is_none() => {
+                self.rate = parse_rate(text);
+            }
+            _ => {}
         }
-        _ => None,
+    }
+
+    /// Takes what `later` has that this has not.
+    pub(crate) fn or(&mut self, later: Pacing) {
+        self.delay = self.delay.or(later.delay);
+        self.rate = self.rate.or(later.rate);
     }
 }
 

@@ -8,7 +8,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bind;
 use crate::coverage::{self, Coverage};
-use crate::extension::{self, ExtensionValue, RequestRate};
+use crate::extension::{Pacing, RequestRate};
 use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern;
@@ -275,7 +275,7 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
 
 /// [`push_rule`] from a rule's parts: its normalised pattern and its
 /// value as written (the same slice when normalising changed nothing);
-/// `star` is false if the pattern is known to hold no `*`.
+/// `may_have_star` is false if the pattern is known to hold no `*`.
 pub(crate) fn push_parts(
     rules: &mut Vec<Entry>,
     text: &mut Vec<u8>,
@@ -283,7 +283,7 @@ pub(crate) fn push_parts(
     pat: &[u8],
     written: &[u8],
     line: u32,
-    star: bool,
+    may_have_star: bool,
 ) {
     if !pattern::can_match(pat) {
         return;
@@ -300,7 +300,8 @@ pub(crate) fn push_parts(
         | if differs { DIFFERS } else { 0 }
         | if anchored { ANCHORED } else { 0 };
     // Patterns are short: eight bytes at a time beats a call to memchr.
-    let star = if star { crate::swar::find1(body, b'*') } else { None };
+    let star =
+        if may_have_star { crate::swar::find1(body, b'*') } else { None };
     if let Some(star) = star {
         cut = star;
         // `prefix*`, `prefix**$`: the same paths as `prefix`.
@@ -340,13 +341,19 @@ fn head_of(prefix: &[u8]) -> (u32, u32) {
     (head(prefix), u32::MAX.checked_shr(32 - 8 * n).unwrap_or(0))
 }
 
+/// The first `N` bytes of `s`, padded with zeros.
+#[inline]
+fn padded<const N: usize>(s: &[u8]) -> [u8; N] {
+    let mut word = [0u8; N];
+    let n = s.len().min(N);
+    word[..n].copy_from_slice(&s[..n]);
+    word
+}
+
 /// The first four bytes of `s`, little-endian, padded with zeros.
 #[inline]
 fn head(s: &[u8]) -> u32 {
-    let mut word = [0u8; 4];
-    let n = s.len().min(4);
-    word[..n].copy_from_slice(&s[..n]);
-    u32::from_le_bytes(word)
+    u32::from_le_bytes(padded(s))
 }
 
 /// `path` without `prefix`, if it starts with it. Prefixes are short and
@@ -361,10 +368,7 @@ fn strip_prefix<'p>(path: &'p [u8], prefix: &[u8]) -> Option<&'p [u8]> {
 /// that differ order their strings as the strings themselves do.
 #[inline]
 fn key(s: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    let n = s.len().min(8);
-    word[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(word)
+    u64::from_be_bytes(padded(s))
 }
 
 /// Returns true if and only if `a <= b`, for strings whose keys are
@@ -437,8 +441,7 @@ pub struct Matcher {
     named: bool,
     /// The rules in file order, for [`Semantics::FirstMatch1996`].
     first: Option<Box<[FirstRule]>>,
-    crawl_delay: Option<f64>,
-    request_rate: Option<RequestRate>,
+    pacing: Pacing,
     /// The body was cut at `MAX_BODY_LEN`.
     truncated: bool,
 }
@@ -453,8 +456,7 @@ impl Clone for Matcher {
             busy: self.busy,
             named: self.named,
             first: self.first.clone(),
-            crawl_delay: self.crawl_delay,
-            request_rate: self.request_rate,
+            pacing: self.pacing,
             truncated: self.truncated,
         }
     }
@@ -521,7 +523,9 @@ impl Matcher {
     /// [`Robots::parse`] followed by [`Robots::matcher`], with the same
     /// answers, deciding lines included. Use [`Robots`] instead when you
     /// need more than verdicts: the other groups, the sitemaps, the
-    /// per-line report.
+    /// per-line report. (With [`Semantics::FirstMatch1996`], which reads
+    /// the rules in file order, [`Matcher::parse_with`] parses the whole
+    /// file as [`Robots::parse`] does.)
     ///
     /// The groups that apply are those of [`Robots::select`]: every group
     /// that names one of `agents` (product tokens, such as `Googlebot`,
@@ -575,8 +579,7 @@ impl Matcher {
             busy: 0,
             named,
             first: None,
-            crawl_delay: None,
-            request_rate: None,
+            pacing: Pacing::default(),
             truncated: false,
         }
     }
@@ -588,13 +591,8 @@ impl Matcher {
     }
 
     /// Gives the matcher its crawl delay and request rate.
-    pub(crate) fn set_pacing(
-        &mut self,
-        delay: Option<f64>,
-        rate: Option<RequestRate>,
-    ) {
-        self.crawl_delay = delay;
-        self.request_rate = rate;
+    pub(crate) fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
     }
 
     /// Gives the matcher its rules (see [`push_parts`]).
@@ -610,28 +608,7 @@ impl Matcher {
     /// rule, if it is the first valid one.
     fn extension(&mut self, e: &crate::store::Entry<'_>) {
         if matches!(e.tag, Some(Tag::Unknown | Tag::Unused)) {
-            self.pace(e.key, e.written);
-        }
-    }
-
-    /// Takes the crawl delay or request rate of a directive with another
-    /// key than the four fields, if it is the first valid one.
-    pub(crate) fn pace(&mut self, key: &[u8], written: &[u8]) {
-        if self.crawl_delay.is_some() && self.request_rate.is_some() {
-            return;
-        }
-        match extension::pacing(key, written) {
-            Some(ExtensionValue::CrawlDelay(s))
-                if self.crawl_delay.is_none() =>
-            {
-                self.crawl_delay = Some(s);
-            }
-            Some(ExtensionValue::RequestRate(r))
-                if self.request_rate.is_none() =>
-            {
-                self.request_rate = Some(r);
-            }
-            _ => {}
+            self.pacing.take(e.key, e.written);
         }
     }
 
@@ -679,13 +656,13 @@ impl Matcher {
     /// assert_eq!(robots.matcher(&["b"]).crawl_delay(), Some(9.0));
     /// ```
     pub fn crawl_delay(&self) -> Option<f64> {
-        self.crawl_delay
+        self.pacing.delay
     }
 
     /// The request rate for this crawler: the first valid `request-rate`
     /// of the groups that apply, in file order.
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.request_rate
+        self.pacing.rate
     }
 
     /// A rule as a decision reports it, from its spans in `text`.
@@ -954,6 +931,7 @@ impl fmt::Debug for Matcher {
             .field("named", &self.named)
             .field("rules", &self.rules.len())
             .field("compiled", &self.is_compiled())
+            .field("truncated", &self.truncated)
             .finish()
     }
 }

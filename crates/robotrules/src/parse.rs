@@ -36,7 +36,10 @@ pub const FETCH_LIMIT: usize = 500 * 1024;
 ///
 /// The reference has no limit; this one only bounds memory on hostile
 /// input, at 500 times the 500 KiB that crawlers fetch. Bytes past it are
-/// not parsed and [`Robots::is_truncated`] returns true.
+/// not parsed and [`Robots::is_truncated`] (or, for a matcher parsed for
+/// one crawler, [`Matcher::is_truncated`]) returns true.
+///
+/// [`Matcher::is_truncated`]: crate::Matcher::is_truncated
 pub const MAX_BODY_LEN: usize = 256 << 20;
 
 const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
@@ -79,7 +82,7 @@ pub(crate) fn read<'a, S: Sink<'a>>(
 ) -> (u32, bool) {
     let truncated = body.len() > MAX_BODY_LEN;
     let body = &body[..body.len().min(MAX_BODY_LEN)];
-    let mut reader = Reader {
+    let mut reading = Reading {
         strict: options.get_strict(),
         in_group: false,
         group_has_rules: false,
@@ -92,13 +95,13 @@ pub(crate) fn read<'a, S: Sink<'a>>(
         let marks = swar::line_marks(rest);
         match marks.end {
             Some(at) => {
-                reader.line(sink, number, &rest[..at], marks);
+                reading.line(sink, number, &rest[..at], marks);
                 let crlf =
                     rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
                 rest = &rest[at + if crlf { 2 } else { 1 }..];
             }
             None => {
-                reader.line(sink, number, rest, marks);
+                reading.line(sink, number, rest, marks);
                 break;
             }
         }
@@ -107,12 +110,12 @@ pub(crate) fn read<'a, S: Sink<'a>>(
 }
 
 pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
-    let mut store = Store::default();
+    let mut full = Full::default();
     // The store is rarely larger than the body (see the `store` module):
     // one allocation, shrunk in place at the end.
-    store.store.reserve(body.len().min(MAX_BODY_LEN) + 16);
-    let (last_line, truncated) = read(body, options, &mut store);
-    store.finish(last_line, truncated)
+    full.store.reserve(body.len().min(MAX_BODY_LEN) + 16);
+    let (last_line, truncated) = read(body, options, &mut full);
+    full.finish(last_line, truncated)
 }
 
 /// Returns the raw lines of a body, numbered as the parser numbers them:
@@ -231,7 +234,7 @@ fn split_line(
 }
 
 /// The state of the reading that outlives a line.
-struct Reader {
+struct Reading {
     /// RFC 9309's grammar only: see `ParseOptions::strict`.
     strict: bool,
     /// True once a `user-agent` line has started a group.
@@ -241,7 +244,7 @@ struct Reader {
     group_has_rules: bool,
 }
 
-impl Reader {
+impl Reading {
     /// Reads line `number`, whose marks are `marks`.
     #[inline]
     fn line<'a, S: Sink<'a>>(
@@ -308,7 +311,7 @@ impl Reader {
 
 /// The sink that keeps everything: the store of a [`Robots`].
 #[derive(Default)]
-struct Store {
+struct Full {
     store: Vec<u8>,
     groups: Vec<GroupEntry>,
     checkpoints: Vec<u32>,
@@ -316,7 +319,7 @@ struct Store {
     escaped: alloc::string::String,
 }
 
-impl<'a> Sink<'a> for Store {
+impl<'a> Sink<'a> for Full {
     fn group(&mut self, line: u32) {
         let pos = self.store.len() as u32;
         if let Some(last) = self.groups.last_mut() {
@@ -373,7 +376,7 @@ impl<'a> Sink<'a> for Store {
     }
 }
 
-impl Store {
+impl Full {
     /// Stores a rule or unknown directive with its value normalised, and
     /// its written form too when normalising changed it (which it cannot
     /// unless `special`).
