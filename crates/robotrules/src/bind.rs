@@ -101,28 +101,6 @@ impl ForCrawler<'_> {
             self.for_global.pacing.or(pacing);
         }
     }
-
-    /// Where the current group's rules go, if anywhere.
-    fn kept(&mut self) -> Option<&mut Kept> {
-        let kept = if self.named {
-            &mut self.for_named
-        } else if self.global && self.keep_global && !self.any_named {
-            &mut self.for_global
-        } else {
-            return None;
-        };
-        if kept.text.capacity() == 0 {
-            // Sized once for most files: the patterns are part of the
-            // body (unless escaping grows them, which is rare), and rule
-            // lines are rarely shorter than 16 bytes. Past 1 MiB of body,
-            // the buffers grow as they fill, so that a huge body with few
-            // rules reserves little. Both are shrunk to fit at the end.
-            let bytes = self.body_len.min(1 << 20);
-            kept.rules.reserve(bytes / 16 + 1);
-            kept.text.reserve(bytes);
-        }
-        Some(kept)
-    }
 }
 
 impl<'a> Sink<'a> for ForCrawler<'_> {
@@ -163,26 +141,41 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
             Some(Directive::Rule { allow, value, special })
                 if self.in_group =>
             {
-                let mut escaped = core::mem::take(&mut self.escaped);
-                if let Some(kept) = self.kept() {
-                    let pattern = if special && pattern::needs_escape(value) {
-                        escaped.clear();
-                        pattern::escape_into(value, &mut escaped);
-                        escaped.as_bytes()
-                    } else {
-                        value
-                    };
-                    matcher::push_parts(
-                        &mut kept.rules,
-                        &mut kept.text,
-                        allow,
-                        pattern,
-                        value,
-                        number,
-                        special,
-                    );
+                // Where the group's rules go, if anywhere.
+                let kept = if self.named {
+                    &mut self.for_named
+                } else if self.global && self.keep_global && !self.any_named {
+                    &mut self.for_global
+                } else {
+                    return;
+                };
+                if kept.text.capacity() == 0 {
+                    // Sized once for most files: the patterns are part of
+                    // the body (unless escaping grows them, which is
+                    // rare), and rule lines are rarely shorter than 16
+                    // bytes. Past 1 MiB of body, the buffers grow as they
+                    // fill, so that a huge body with few rules reserves
+                    // little. Both are shrunk to fit at the end.
+                    let bytes = self.body_len.min(1 << 20);
+                    kept.rules.reserve(bytes / 16 + 1);
+                    kept.text.reserve(bytes);
                 }
-                self.escaped = escaped;
+                let pattern = if special && pattern::needs_escape(value) {
+                    self.escaped.clear();
+                    pattern::escape_into(value, &mut self.escaped);
+                    self.escaped.as_bytes()
+                } else {
+                    value
+                };
+                matcher::push_parts(
+                    &mut kept.rules,
+                    &mut kept.text,
+                    allow,
+                    pattern,
+                    value,
+                    number,
+                    special,
+                );
             }
             Some(Directive::Other { key, value, .. }) if self.in_group => {
                 self.pacing.take(key, value);
