@@ -197,8 +197,7 @@ fn split_line(
     }
     let untrimmed = &content[..end];
     let lead = untrimmed.len() - trim_start(untrimmed).len();
-    let line = trim(&untrimmed[lead..]);
-    if line.is_empty() {
+    if lead == untrimmed.len() {
         bits |= if bits & report::HAS_COMMENT != 0 {
             report::IS_COMMENT
         } else {
@@ -206,31 +205,31 @@ fn split_line(
         };
         return (bits, None);
     }
-    // `:` is not whitespace, so it is inside the trimmed line.
-    let sep = match colon {
-        Some(at) => at - lead,
-        None => {
-            // A missing colon is accepted only between exactly two runs of
-            // non-whitespace: `disallow /x`, not `disallow / x`.
-            let Some(at) = memchr::memchr2(b' ', b'\t', line) else {
-                return (bits, None);
-            };
-            let gap =
-                line[at..].iter().take_while(|&&b| b == b' ' || b == b'\t');
-            let value = &line[at + gap.count()..];
-            if memchr::memchr2(b' ', b'\t', value).is_some() {
-                return (bits, None);
-            }
-            bits |= report::MISSING_COLON;
-            at
+    if let Some(at) = colon {
+        // `:` is not whitespace, so it comes after the lead: the key is
+        // what lies between, the value what follows, each trimmed.
+        let key = trim(&untrimmed[lead..at]);
+        if key.is_empty() {
+            return (bits, None);
         }
+        bits |= report::HAS_DIRECTIVE;
+        return (bits, Some((key, trim(&untrimmed[at + 1..]))));
+    }
+    // A missing colon is accepted only between exactly two runs of
+    // non-whitespace: `disallow /x`, not `disallow / x`.
+    let line = trim(&untrimmed[lead..]);
+    let Some(sep) = memchr::memchr2(b' ', b'\t', line) else {
+        return (bits, None);
     };
-    let key = trim(&line[..sep]);
-    if key.is_empty() {
+    let gap = line[sep..].iter().take_while(|&&b| b == b' ' || b == b'\t');
+    let value = &line[sep + gap.count()..];
+    if memchr::memchr2(b' ', b'\t', value).is_some() {
         return (bits, None);
     }
-    bits |= report::HAS_DIRECTIVE;
-    (bits, Some((key, trim(&line[sep + 1..]))))
+    // `line` starts with non-whitespace, so the key is not empty. Both
+    // sides are trimmed of every C space (`\v` and `\f` too).
+    bits |= report::MISSING_COLON | report::HAS_DIRECTIVE;
+    (bits, Some((trim(&line[..sep]), trim(&line[sep + 1..]))))
 }
 
 /// The state of the reading that outlives a line.
