@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 use crate::problem::{Problem, ProblemKind};
 use crate::warc;
 
+/// The input buffer of a file: a gzip member read whole from it is
+/// inflated in one call ([`warc`]), and few members straddle two fills.
+const INPUT_BUFFER: usize = 256 << 10;
+
 /// What kind of input a file is.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
 #[non_exhaustive]
@@ -262,7 +266,7 @@ pub(crate) fn read_with(
             return;
         }
     };
-    let input = BufReader::with_capacity(1 << 16, file);
+    let input = BufReader::with_capacity(INPUT_BUFFER, file);
     let mut crawl = crawl
         .map(str::to_string)
         .or_else(|| crawl_of_path(&source.path))
@@ -354,7 +358,7 @@ impl<'a> Rereader<'a> {
         if source.format == Format::Warc {
             if self.warc.is_none() {
                 let file = File::open(&source.path).map_err(problem)?;
-                let input = BufReader::with_capacity(1 << 16, file);
+                let input = BufReader::with_capacity(INPUT_BUFFER, file);
                 self.warc = Some(warc::Reader::new(input, &name));
             }
             let Some(reader) = self.warc.as_mut() else {
@@ -368,7 +372,7 @@ impl<'a> Rereader<'a> {
         }
         if self.input.is_none() {
             let file = File::open(&source.path).map_err(problem)?;
-            self.input = Some(BufReader::with_capacity(1 << 16, file));
+            self.input = Some(BufReader::with_capacity(INPUT_BUFFER, file));
         }
         let Some(input) = self.input.as_mut() else {
             unreachable!("opened above")

@@ -72,12 +72,15 @@
 //! None: Parquet is written with the `parquet` crate's column writers
 //! (no Arrow), compressed with Snappy.
 
-#![forbid(unsafe_code)]
+// `unsafe` only in `inflate`, the calls into libdeflate.
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 
 pub mod capture;
 pub mod dist;
 mod eval;
+mod inflate;
 mod job;
 mod problem;
 mod row;

@@ -14,6 +14,7 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
 
+use crate::inflate::Inflater;
 use crate::problem::{Problem, ProblemKind};
 
 /// At most this many bytes of a gzip member are decompressed and kept;
@@ -21,6 +22,12 @@ use crate::problem::{Problem, ProblemKind};
 /// KiB; this leaves room for a 500 KiB body after long headers and keeps
 /// a decompression bomb to a bounded buffer.
 pub const MEMBER_LIMIT: usize = 8 << 20;
+
+/// A member that inflates to at most this many bytes, and whose
+/// compressed bytes are all in the input buffer, is inflated in one call
+/// (libdeflate); any other member, and any damaged one, by the streaming
+/// decoder.
+const FAST_LIMIT: usize = 256 << 10;
 
 /// At most this many bytes of a WARC header are read.
 const HEADER_LIMIT: usize = 64 << 10;
@@ -214,6 +221,8 @@ pub struct Reader<R> {
     recorded: Vec<u8>,
     inflater: Decompress,
     scratch: Vec<u8>,
+    fast: Option<Inflater>,
+    fast_out: Vec<u8>,
     done: bool,
 }
 
@@ -230,6 +239,8 @@ impl<R: BufRead> Reader<R> {
             recorded: Vec::new(),
             inflater: Decompress::new(false),
             scratch: Vec::new(),
+            fast: Inflater::new(),
+            fast_out: Vec::new(),
             done: false,
         }
     }
@@ -270,6 +281,12 @@ impl<R: BufRead> Reader<R> {
                 format!("{skipped} bytes that are not a gzip member"),
             );
             self.pending = vec![Err(p)].into_iter();
+            return Ok(());
+        }
+        if let Some(n) = self.fast_member()? {
+            let data = std::mem::take(&mut self.fast_out);
+            self.pending = self.records(&data[..n], offset, false).into_iter();
+            self.fast_out = data;
             return Ok(());
         }
         self.buf.clear();
@@ -318,8 +335,54 @@ impl<R: BufRead> Reader<R> {
         };
         recorded.clear();
         self.recorded = recorded;
+        let data = std::mem::take(&mut self.buf);
+        self.pending = self.records(&data, offset, cut).into_iter();
+        self.buf = data;
+        Ok(())
+    }
+
+    /// The fast path of [`Reader::member`]: inflates the member at the
+    /// start of the buffered input in one call, if it is whole there,
+    /// small and sound, and consumes it. `None` (nothing consumed) sends
+    /// the member to the streaming decoder.
+    fn fast_member(&mut self) -> io::Result<Option<usize>> {
+        let Some(inflater) = self.fast.as_mut() else { return Ok(None) };
+        let buf = self.input.fill_buf()?;
+        let Some(start) = gzip_header_len(buf) else { return Ok(None) };
+        if self.fast_out.is_empty() {
+            self.fast_out = vec![0; FAST_LIMIT];
+        }
+        let Some((used, made)) =
+            inflater.inflate(&buf[start..], &mut self.fast_out)
+        else {
+            return Ok(None);
+        };
+        let end = start + used;
+        let Some(trailer) = buf.get(end..end + 8) else { return Ok(None) };
+        let want_crc = u32::from_le_bytes([
+            trailer[0], trailer[1], trailer[2], trailer[3],
+        ]);
+        let want_len = u32::from_le_bytes([
+            trailer[4], trailer[5], trailer[6], trailer[7],
+        ]);
+        let out = &self.fast_out[..made];
+        if want_len != made as u32 || want_crc != crc32fast::hash(out) {
+            return Ok(None);
+        }
+        self.input.consume(end + 8);
+        Ok(Some(made))
+    }
+
+    /// The records of one inflated gzip member at `offset`; `cut` if the
+    /// member was longer than [`MEMBER_LIMIT`].
+    fn records(
+        &self,
+        data: &[u8],
+        offset: u64,
+        cut: bool,
+    ) -> Vec<Result<Record, Problem>> {
         let mut out = Vec::new();
-        let mut slice = &self.buf[..];
+        let mut slice = data;
         let mut ordinal = 0;
         loop {
             match read_record(&mut slice) {
@@ -353,8 +416,7 @@ impl<R: BufRead> Reader<R> {
                 }
             }
         }
-        self.pending = out.into_iter();
-        Ok(())
+        out
     }
 
     fn plain(&mut self) -> io::Result<()> {
@@ -452,6 +514,33 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
     Ok(())
 }
 
+/// The length of the gzip header (RFC 1952) at the start of `buf`, if it
+/// is all there and the same as [`inflate_member`] reads.
+fn gzip_header_len(buf: &[u8]) -> Option<usize> {
+    let header = buf.get(..10)?;
+    if header[..3] != [0x1f, 0x8b, 8] || header[3] & 0xE0 != 0 {
+        return None;
+    }
+    let flags = header[3];
+    let mut at = 10;
+    if flags & 4 != 0 {
+        let x = buf.get(at..at + 2)?;
+        at += 2 + usize::from(u16::from_le_bytes([x[0], x[1]]));
+    }
+    for flag in [8, 16] {
+        if flags & flag != 0 {
+            let rest = buf.get(at..)?;
+            // As `skip_zstring`: at most 64 KiB, zero-terminated.
+            let n = rest.iter().take(1 << 16).position(|&b| b == 0)?;
+            at += n + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        at += 2;
+    }
+    (at <= buf.len()).then_some(at)
+}
+
 /// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
 /// [`MEMBER_LIMIT`] bytes, and checks its CRC and size. One decompressor
 /// serves every member: the per-member allocation of a fresh decoder
@@ -533,6 +622,54 @@ fn inflate_member<R: BufRead>(
     Ok(cut)
 }
 
+/// Appends the bytes of `r` up to and with the next `\n`, at most `limit`
+/// of them, to `line`: returns how many. (`BufRead::read_until` through
+/// `Read::take`, without the adapter's cost per call.)
+fn read_line(
+    r: &mut impl BufRead,
+    limit: usize,
+    line: &mut Vec<u8>,
+) -> io::Result<usize> {
+    let mut n = 0;
+    while n < limit {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let buf = &buf[..buf.len().min(limit - n)];
+        let (k, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(p) => (p + 1, true),
+            None => (buf.len(), false),
+        };
+        line.extend_from_slice(&buf[..k]);
+        r.consume(k);
+        n += k;
+        if done {
+            break;
+        }
+    }
+    Ok(n)
+}
+
+/// Appends at most `n` bytes of `r` to `out` (fewer at its end).
+fn copy_to(
+    r: &mut impl BufRead,
+    mut n: usize,
+    out: &mut Vec<u8>,
+) -> io::Result<()> {
+    while n > 0 {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let k = buf.len().min(n);
+        out.extend_from_slice(&buf[..k]);
+        r.consume(k);
+        n -= k;
+    }
+    Ok(())
+}
+
 /// Reads one record from `r`; `Ok(None)` at the end. With the record
 /// comes true if and only if the stream ended inside its block.
 fn read_record(
@@ -557,9 +694,7 @@ fn read_record(
     let mut first = true;
     loop {
         line.clear();
-        let n = r
-            .take((HEADER_LIMIT - header) as u64 + 1)
-            .read_until(b'\n', &mut line)
+        let n = read_line(r, HEADER_LIMIT - header + 1, &mut line)
             .map_err(|e| e.to_string())?;
         header += n;
         if header > HEADER_LIMIT {
@@ -614,7 +749,7 @@ fn read_record(
     }
     let length = length.ok_or("a record without Content-Length")?;
     let keep = length.min(MEMBER_LIMIT as u64);
-    r.take(keep).read_to_end(&mut record.block).map_err(|e| e.to_string())?;
+    copy_to(r, keep as usize, &mut record.block).map_err(|e| e.to_string())?;
     let mut short = (record.block.len() as u64) < keep;
     if length > keep {
         let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())

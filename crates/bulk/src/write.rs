@@ -14,7 +14,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type as PType;
 
-use crate::row::{Column, Row, Schema, Type, Value, ValueRef};
+use crate::row::{Cell, Column, Row, Schema, Type, Value, ValueRef};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -317,10 +317,19 @@ impl<W: Write + Send> Values for Json<W> {
 /// Rows in a row group.
 const ROW_GROUP: usize = 65_536;
 
+/// Where a buffered string is.
+#[derive(Clone, Copy)]
+enum Piece {
+    /// In the column's byte buffer, ending there.
+    End(usize),
+    /// A string that lives as long as the program: no copy.
+    Static(&'static str),
+}
+
 enum Buffer {
     /// The values' bytes one after another, and where each ends: no
     /// allocation per value.
-    Str(Vec<u8>, Vec<usize>),
+    Str(Vec<u8>, Vec<Piece>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     F64(Vec<f64>),
@@ -396,10 +405,15 @@ impl<W: Write + Send> Parquet<W> {
                     let mut start = 0;
                     let values: Vec<ByteArray> = ends
                         .iter()
-                        .map(|&end| {
-                            let v = ByteArray::from(all.slice(start..end));
-                            start = end;
-                            v
+                        .map(|&piece| match piece {
+                            Piece::End(end) => {
+                                let v = all.slice(start..end);
+                                start = end;
+                                ByteArray::from(v)
+                            }
+                            Piece::Static(s) => ByteArray::from(
+                                Bytes::from_static(s.as_bytes()),
+                            ),
                         })
                         .collect();
                     w.write_batch(&values, defs_, None)
@@ -443,32 +457,36 @@ impl<W: Write + Send> Values for Parquet<W> {
     fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
         let mut columns = self.columns.iter_mut();
         let mut skip = skip;
-        row.for_each_value(|v| {
+        row.for_each_cell(|v| {
             if skip > 0 {
                 skip -= 1;
                 return;
             }
             let Some((buffer, defs)) = columns.next() else { return };
             let present = match (buffer, v) {
-                (_, ValueRef::Null) => false,
-                (Buffer::Str(b, ends), ValueRef::Str(s)) => {
-                    b.extend_from_slice(s.as_bytes());
-                    ends.push(b.len());
+                (_, Cell::Ref(ValueRef::Null)) => false,
+                (Buffer::Str(_, ends), Cell::Static(s)) => {
+                    ends.push(Piece::Static(s));
                     true
                 }
-                (Buffer::I32(b), ValueRef::Int(n)) => {
+                (Buffer::Str(b, ends), Cell::Ref(ValueRef::Str(s))) => {
+                    b.extend_from_slice(s.as_bytes());
+                    ends.push(Piece::End(b.len()));
+                    true
+                }
+                (Buffer::I32(b), Cell::Ref(ValueRef::Int(n))) => {
                     b.push(n as i32);
                     true
                 }
-                (Buffer::I64(b), ValueRef::Int(n)) => {
+                (Buffer::I64(b), Cell::Ref(ValueRef::Int(n))) => {
                     b.push(n);
                     true
                 }
-                (Buffer::F64(b), ValueRef::F64(f)) => {
+                (Buffer::F64(b), Cell::Ref(ValueRef::F64(f))) => {
                     b.push(f);
                     true
                 }
-                (Buffer::Bool(b), ValueRef::Bool(x)) => {
+                (Buffer::Bool(b), Cell::Ref(ValueRef::Bool(x))) => {
                     b.push(x);
                     true
                 }
