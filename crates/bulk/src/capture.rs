@@ -241,16 +241,16 @@ pub fn read(
     crawl: Option<&str>,
     each: &mut dyn FnMut(Result<Capture, Problem>),
 ) {
-    read_with(source, index, crawl, true, each);
+    read_with(source, index, crawl, &|| true, each);
 }
 
-/// [`read`], and if not `body`, without the WARC responses' bodies (an
-/// index needs only the heads).
+/// [`read`], and while `body` says no, without the WARC responses'
+/// bodies (an index needs only the heads).
 pub(crate) fn read_with(
     source: &Source,
     index: u32,
     crawl: Option<&str>,
-    body: bool,
+    body: &dyn Fn() -> bool,
     each: &mut dyn FnMut(Result<Capture, Problem>),
 ) {
     let name = source.name();
@@ -284,7 +284,7 @@ pub(crate) fn read_with(
                             }
                         }
                         if let Some(c) =
-                            from_record(record, index, &crawl, &name, body)
+                            from_record(record, index, &crawl, &name, body())
                         {
                             each(c);
                         }

@@ -1,7 +1,7 @@
 //! The whole job: index, resolve, evaluate, write; in parallel, with
 //! bounded memory and a deterministic output.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -134,12 +134,17 @@ pub struct Job {
     options: Options,
     crawl: Option<String>,
     threads: usize,
+    keep: usize,
 }
+
+/// How many bytes of chosen captures pass one keeps by default: see
+/// [`Job::keep`].
+pub const KEEP: usize = 64 << 20;
 
 impl Job {
     /// A job over `sources`, on every core.
     pub fn new(sources: Vec<Source>, options: Options) -> Job {
-        Job { sources, options, crawl: None, threads: 0 }
+        Job { sources, options, crawl: None, threads: 0, keep: KEEP }
     }
 
     /// Every capture belongs to `crawl` (by default the crawl of the WARC
@@ -152,6 +157,17 @@ impl Job {
     /// Uses `threads` threads (0: one per core).
     pub fn threads(mut self, threads: usize) -> Job {
         self.threads = threads;
+        self
+    }
+
+    /// Keeps at most `bytes` of chosen captures (bodies and all) in
+    /// memory from pass one to pass two, which then reads only the others
+    /// again (by default [`KEEP`], 64 MiB; 0 reads every one again). A
+    /// capture is kept while it is the chosen one of its URL, so the
+    /// bytes are those of the captures that pass two evaluates; the
+    /// output is the same whatever the budget.
+    pub fn keep(mut self, bytes: usize) -> Job {
+        self.keep = bytes;
         self
     }
 
@@ -186,7 +202,7 @@ impl Job {
 
         // Pass one: the index.
         progress.start(Phase::Index, total);
-        let index = Index::new();
+        let index = Index::keeping(self.keep);
         let problems = Mutex::new(Vec::new());
         let captures = AtomicU64::new(0);
         let crawls: Vec<Mutex<String>> =
@@ -199,20 +215,21 @@ impl Job {
                     source,
                     i as u32,
                     crawl,
-                    false,
+                    &|| index.has_room(),
                     &mut |item| match item {
                         Ok(c) => {
                             n += 1;
                             if n.is_multiple_of(1024) {
                                 progress.advance(1024, 0);
                             }
-                            index.add(&c);
                             let mut last = crawls[i]
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner());
                             if *last != c.crawl {
                                 *last = c.crawl.clone();
                             }
+                            drop(last);
+                            index.add_kept(c);
                         }
                         Err(p) => {
                             progress.problem(&p);
@@ -291,6 +308,7 @@ impl Job {
                     }
                     ahead.acquire();
                     let todo = plan.take(i);
+                    let kept = plan.take_kept(i);
                     let tx = tx.clone();
                     let crawls = &crawls;
                     let sizes = &sizes;
@@ -298,7 +316,7 @@ impl Job {
                         let crawl = crawl.unwrap_or(&crawls[i as usize]);
                         let out = std::panic::catch_unwind(
                             std::panic::AssertUnwindSafe(|| {
-                                self.rows(i, crawl, todo, progress)
+                                self.rows(i, crawl, todo, kept, progress)
                             }),
                         );
                         progress.advance(0, sizes[i as usize]);
@@ -339,6 +357,7 @@ impl Job {
         source: u32,
         crawl: &str,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
+        mut kept: HashMap<capture::Pos, Box<Capture>>,
         progress: &dyn Progress,
     ) -> FileRows {
         let src = &self.sources[source as usize];
@@ -347,7 +366,15 @@ impl Job {
         let mut problems = Vec::new();
         let mut reader = capture::Rereader::new(src);
         for (pos, origins) in todo {
-            let capture: Capture = match reader.read_at(pos, crawl) {
+            let read = match kept.remove(&pos) {
+                Some(mut c) => {
+                    // As read again: with the crawl that pass two gives.
+                    crawl.clone_into(&mut c.crawl);
+                    Ok(*c)
+                }
+                None => reader.read_at(pos, crawl),
+            };
+            let capture: Capture = match read {
                 Ok(c) => c,
                 Err(p) => {
                     progress.problem(&p);

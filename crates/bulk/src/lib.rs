@@ -91,7 +91,7 @@ pub mod write;
 
 pub use crate::capture::{Capture, Pos, Source};
 pub use crate::eval::{evaluate, stopped, Evaluation, Options, Verdict};
-pub use crate::job::{Job, Phase, Progress, Report};
+pub use crate::job::{Job, Phase, Progress, Report, KEEP};
 pub use crate::problem::{Problem, ProblemKind};
 pub use crate::row::{
     Column, Row, Schema, Type, Value, ValueRef, SITE_COLUMNS,
