@@ -1,6 +1,7 @@
 //! The whole job: index, resolve, evaluate, write; in parallel, with
 //! bounded memory and a deterministic output.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -9,7 +10,7 @@ use std::sync::{mpsc, Condvar, Mutex};
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, Source};
-use crate::eval::{evaluate, stopped, Options};
+use crate::eval::{evaluate_body, stopped, Options};
 use crate::problem::{Problem, ProblemKind};
 use crate::row::{Row, Schema};
 use crate::site::{site_of, Index, Origin};
@@ -365,6 +366,7 @@ impl Job {
         let mut rows = Vec::new();
         let mut problems = Vec::new();
         let mut reader = capture::Rereader::new(src);
+        let mut done = 0u64;
         for (pos, origins) in todo {
             let read = match kept.remove(&pos) {
                 Some(mut c) => {
@@ -374,7 +376,7 @@ impl Job {
                 }
                 None => reader.read_at(pos, crawl),
             };
-            let capture: Capture = match read {
+            let mut capture: Capture = match read {
                 Ok(c) => c,
                 Err(p) => {
                     progress.problem(&p);
@@ -382,14 +384,20 @@ impl Job {
                     continue;
                 }
             };
-            progress.advance(1, 0);
+            // Reported in batches: a progress bar costs a lock a call.
+            done += 1;
+            if done.is_multiple_of(256) {
+                progress.advance(256, 0);
+            }
             // The last site that needs the evaluation (its chain ends on
             // this capture) takes it; any before it take copies.
             let last = origins.iter().rposition(|o| {
                 o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
             });
-            let mut eval =
-                last.is_some().then(|| evaluate(&capture, &self.options));
+            let body = std::mem::take(&mut capture.body);
+            let mut eval = last.is_some().then(|| {
+                evaluate_body(&capture, Cow::Owned(body), &self.options)
+            });
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {
                     if Some(k) == last { eval.take() } else { eval.clone() }
@@ -435,6 +443,7 @@ impl Job {
                 rows.push(row);
             }
         }
+        progress.advance(done % 256, 0);
         (rows, problems)
     }
 }

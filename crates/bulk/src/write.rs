@@ -317,23 +317,58 @@ impl<W: Write + Send> Values for Json<W> {
 /// Rows in a row group.
 const ROW_GROUP: usize = 65_536;
 
-/// Where a buffered string is.
-#[derive(Clone, Copy)]
-enum Piece {
-    /// In the column's byte buffer, ending there.
-    End(usize),
-    /// A string that lives as long as the program: no copy.
-    Static(&'static str),
-}
-
 enum Buffer {
     /// The values' bytes one after another, and where each ends: no
     /// allocation per value.
-    Str(Vec<u8>, Vec<Piece>),
+    Str(Vec<u8>, Vec<usize>),
+    /// A column of a fixed vocabulary ([`Cell::Static`]): its words, and
+    /// each value's place among them, one byte a value.
+    Vocab(Vec<&'static str>, Vec<u8>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
+}
+
+/// Adds a string of a fixed vocabulary to a string column: as its place
+/// in the column's vocabulary, while the column holds only such words
+/// (at most 256).
+fn push_word(buffer: &mut Buffer, word: &'static str) -> bool {
+    if let Buffer::Str(bytes, ends) = buffer {
+        if !ends.is_empty() {
+            return push_str(buffer, word);
+        }
+        *buffer = Buffer::Vocab(Vec::new(), std::mem::take(bytes));
+    }
+    let Buffer::Vocab(words, at) = buffer else { return false };
+    let i = match words.iter().position(|w| *w == word) {
+        Some(i) => i,
+        None if words.len() < 256 => {
+            words.push(word);
+            words.len() - 1
+        }
+        None => return push_str(buffer, word),
+    };
+    at.push(i as u8);
+    true
+}
+
+/// Adds a string to a string column, copied (a column of words becomes
+/// one of copies first).
+fn push_str(buffer: &mut Buffer, s: &str) -> bool {
+    if let Buffer::Vocab(words, at) = buffer {
+        let mut bytes = Vec::new();
+        let mut ends = Vec::with_capacity(at.len());
+        for &i in at.iter() {
+            bytes.extend_from_slice(words[usize::from(i)].as_bytes());
+            ends.push(bytes.len());
+        }
+        *buffer = Buffer::Str(bytes, ends);
+    }
+    let Buffer::Str(bytes, ends) = buffer else { return false };
+    bytes.extend_from_slice(s.as_bytes());
+    ends.push(bytes.len());
+    true
 }
 
 struct Parquet<W: Write + Send> {
@@ -405,15 +440,23 @@ impl<W: Write + Send> Parquet<W> {
                     let mut start = 0;
                     let values: Vec<ByteArray> = ends
                         .iter()
-                        .map(|&piece| match piece {
-                            Piece::End(end) => {
-                                let v = all.slice(start..end);
-                                start = end;
-                                ByteArray::from(v)
-                            }
-                            Piece::Static(s) => ByteArray::from(
-                                Bytes::from_static(s.as_bytes()),
-                            ),
+                        .map(|&end| {
+                            let v = ByteArray::from(all.slice(start..end));
+                            start = end;
+                            v
+                        })
+                        .collect();
+                    w.write_batch(&values, defs_, None)
+                }
+                (
+                    ColumnWriter::ByteArrayColumnWriter(w),
+                    Buffer::Vocab(words, at),
+                ) => {
+                    let values: Vec<ByteArray> = at
+                        .iter()
+                        .map(|&i| {
+                            let word = words[usize::from(i)].as_bytes();
+                            ByteArray::from(Bytes::from_static(word))
                         })
                         .collect();
                     w.write_batch(&values, defs_, None)
@@ -439,6 +482,7 @@ impl<W: Write + Send> Parquet<W> {
                     v.clear();
                     ends.clear();
                 }
+                Buffer::Vocab(_, at) => at.clear(),
                 Buffer::I32(v) => v.clear(),
                 Buffer::I64(v) => v.clear(),
                 Buffer::F64(v) => v.clear(),
@@ -465,15 +509,8 @@ impl<W: Write + Send> Values for Parquet<W> {
             let Some((buffer, defs)) = columns.next() else { return };
             let present = match (buffer, v) {
                 (_, Cell::Ref(ValueRef::Null)) => false,
-                (Buffer::Str(_, ends), Cell::Static(s)) => {
-                    ends.push(Piece::Static(s));
-                    true
-                }
-                (Buffer::Str(b, ends), Cell::Ref(ValueRef::Str(s))) => {
-                    b.extend_from_slice(s.as_bytes());
-                    ends.push(Piece::End(b.len()));
-                    true
-                }
+                (buffer, Cell::Static(s)) => push_word(buffer, s),
+                (buffer, Cell::Ref(ValueRef::Str(s))) => push_str(buffer, s),
                 (Buffer::I32(b), Cell::Ref(ValueRef::Int(n))) => {
                     b.push(n as i32);
                     true
@@ -505,5 +542,58 @@ impl<W: Write + Send> Values for Parquet<W> {
         self.flush_group()?;
         let mut out = self.writer.into_inner().map_err(perr)?;
         out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(buffer: &Buffer) -> Vec<String> {
+        match buffer {
+            Buffer::Str(bytes, ends) => {
+                let mut start = 0;
+                ends.iter()
+                    .map(|&end| {
+                        let s = &bytes[start..end];
+                        start = end;
+                        String::from_utf8(s.to_vec()).unwrap()
+                    })
+                    .collect()
+            }
+            Buffer::Vocab(words, at) => {
+                at.iter().map(|&i| words[usize::from(i)].to_string()).collect()
+            }
+            _ => panic!("not a string column"),
+        }
+    }
+
+    #[test]
+    fn words_and_strings_mix_in_a_column() {
+        let mut b = Buffer::Str(Vec::new(), Vec::new());
+        assert!(push_word(&mut b, "allowed"));
+        assert!(push_word(&mut b, "partial"));
+        assert!(push_word(&mut b, "allowed"));
+        assert!(matches!(&b, Buffer::Vocab(w, _) if w.len() == 2));
+        assert!(push_str(&mut b, "other"));
+        assert!(push_word(&mut b, "partial"));
+        assert!(matches!(b, Buffer::Str(..)));
+        assert_eq!(
+            strings(&b),
+            ["allowed", "partial", "allowed", "other", "partial"]
+        );
+        // Past 256 different words, the column holds copies.
+        let words: Vec<&'static str> = (0..300)
+            .map(|i| &*Box::leak(format!("w{i}").into_boxed_str()))
+            .collect();
+        let mut b = Buffer::Str(Vec::new(), Vec::new());
+        for w in &words {
+            assert!(push_word(&mut b, w));
+        }
+        assert!(matches!(b, Buffer::Str(..)));
+        assert_eq!(strings(&b), words);
+        // Not a string column: no value.
+        assert!(!push_word(&mut Buffer::I32(Vec::new()), "x"));
+        assert!(!push_str(&mut Buffer::I32(Vec::new()), "x"));
     }
 }
