@@ -220,7 +220,7 @@ fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
 }
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {
-    s.iter().position(|&x| x == b)
+    memchr::memchr(b, s)
 }
 
 /// A `CC-MAIN-YYYY-WW` part of a path.

@@ -637,7 +637,7 @@ fn read_line(
             break;
         }
         let buf = &buf[..buf.len().min(limit - n)];
-        let (k, done) = match buf.iter().position(|&b| b == b'\n') {
+        let (k, done) = match memchr::memchr(b'\n', buf) {
             Some(p) => (p + 1, true),
             None => (buf.len(), false),
         };
