@@ -651,6 +651,16 @@ fn read_line(
     Ok(n)
 }
 
+/// ASCII `bytes` without the white space (as `char::is_whitespace`: also
+/// vertical tab) at either end.
+fn trim_white(bytes: &[u8]) -> &[u8] {
+    let white =
+        |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+    let start = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !white(b)).map_or(start, |p| p + 1);
+    &bytes[start..end]
+}
+
 /// Appends at most `n` bytes of `r` to `out` (fewer at its end).
 fn copy_to(
     r: &mut impl BufRead,
@@ -725,8 +735,15 @@ fn read_record(
             continue;
         };
         // Only the fields read are decoded (invalid UTF-8 replaced).
-        let name = String::from_utf8_lossy(&bytes[..colon]);
-        let name = name.trim().as_bytes();
+        let raw = &bytes[..colon];
+        let lossy;
+        let name = if raw.is_ascii() {
+            // `str::trim` on ASCII, without the decoding.
+            trim_white(raw)
+        } else {
+            lossy = String::from_utf8_lossy(raw);
+            lossy.trim().as_bytes()
+        };
         let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
         if name.eq_ignore_ascii_case(b"warc-type") {
             record.kind = value().trim().to_ascii_lowercase();
@@ -922,6 +939,15 @@ mod tests {
             "{}",
             p.detail
         );
+    }
+
+    #[test]
+    fn names_trim_as_str_trim() {
+        for name in
+            ["", " ", "\x0b", "a", " \tWARC-Type\x0b\x0c ", "\x1fa\x1f", "a b"]
+        {
+            assert_eq!(trim_white(name.as_bytes()), name.trim().as_bytes());
+        }
     }
 
     #[test]
