@@ -88,6 +88,7 @@ mod tests {
     use std::io::Write;
 
     #[test]
+    #[cfg_attr(miri, ignore = "foreign code")]
     fn whole_streams_and_their_ends() {
         let text = b"User-agent: *\nDisallow: /private/\n".repeat(40);
         let mut e = flate2::write::DeflateEncoder::new(
