@@ -212,11 +212,17 @@ impl Job {
             self.sources.par_iter().enumerate().for_each(|(i, source)| {
                 let mut n = 0u64;
                 let mut mine = Vec::new();
+                // Whether the capture being read gets its body.
+                let with_body = std::cell::Cell::new(false);
                 capture::read_with(
                     source,
                     i as u32,
                     crawl,
-                    &|| index.has_room(),
+                    &|| {
+                        let room = index.has_room();
+                        with_body.set(room);
+                        room
+                    },
                     &mut |item| match item {
                         Ok(c) => {
                             n += 1;
@@ -230,7 +236,17 @@ impl Job {
                                 *last = c.crawl.clone();
                             }
                             drop(last);
-                            index.add_kept(c);
+                            // Kept only if read with its body (the budget
+                            // may have freed up since), and only from WARC
+                            // files: read again, a JSON line may name a
+                            // crawl of its own.
+                            let whole = with_body.get()
+                                && source.format == capture::Format::Warc;
+                            if whole {
+                                index.add_kept(c);
+                            } else {
+                                index.add(&c);
+                            }
                         }
                         Err(p) => {
                             progress.problem(&p);
