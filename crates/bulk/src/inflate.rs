@@ -82,6 +82,72 @@ impl Drop for Inflater {
     }
 }
 
+/// The length of the gzip header (RFC 1952) at the start of `buf`, if it
+/// is all there and one that the streaming decoder reads too (the
+/// reserved flags clear).
+pub(crate) fn gzip_header_len(buf: &[u8]) -> Option<usize> {
+    let header = buf.get(..10)?;
+    if header[..3] != [0x1f, 0x8b, 8] || header[3] & 0xE0 != 0 {
+        return None;
+    }
+    let flags = header[3];
+    let mut at = 10;
+    if flags & 4 != 0 {
+        let x = buf.get(at..at + 2)?;
+        at += 2 + usize::from(u16::from_le_bytes([x[0], x[1]]));
+    }
+    for flag in [8, 16] {
+        if flags & flag != 0 {
+            let rest = buf.get(at..)?;
+            // As `skip_zstring`: at most 64 KiB, zero-terminated.
+            let n = rest.iter().take(1 << 16).position(|&b| b == 0)?;
+            at += n + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        at += 2;
+    }
+    (at <= buf.len()).then_some(at)
+}
+
+/// A body of one whole gzip member, inflated in one call, if it is sound
+/// and inflates to at most `limit` bytes; `None` for anything else (more
+/// members, trailing bytes, damage), which the caller gives to a
+/// streaming decoder.
+pub(crate) fn gunzip_one(body: &[u8], limit: usize) -> Option<Vec<u8>> {
+    thread_local! {
+        static INFLATER: std::cell::RefCell<Option<Inflater>> =
+            std::cell::RefCell::new(None);
+    }
+    if cfg!(miri) {
+        return None;
+    }
+    // A header CRC is checked by the streaming decoder only.
+    if body.get(3).is_some_and(|flags| flags & 2 != 0) {
+        return None;
+    }
+    let start = gzip_header_len(body)?;
+    let trailer = body.len().checked_sub(8).filter(|&t| t >= start)?;
+    let t = &body[trailer..];
+    let want_crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    let want_len = u32::from_le_bytes([t[4], t[5], t[6], t[7]]) as usize;
+    if want_len > limit {
+        return None;
+    }
+    let mut out = vec![0; want_len];
+    let (used, made) = INFLATER.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.is_none() {
+            *cell = Inflater::new();
+        }
+        cell.as_mut()?.inflate(&body[start..trailer], &mut out)
+    })?;
+    (used == trailer - start
+        && made == want_len
+        && crc32fast::hash(&out) == want_crc)
+        .then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +174,28 @@ mod tests {
         assert_eq!(d.inflate(&stream, &mut out[..text.len() - 1]), None);
         assert_eq!(d.inflate(b"\xff\xff\xff", &mut out), None);
         assert_eq!(d.inflate(b"", &mut out), None);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "foreign code")]
+    fn one_gzip_member() {
+        let text = b"User-agent: *\nDisallow: /\n".repeat(10);
+        let mut e = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::default(),
+        );
+        e.write_all(&text).unwrap();
+        let gz = e.finish().unwrap();
+        assert_eq!(gunzip_one(&gz, 1 << 20).as_deref(), Some(&text[..]));
+        assert_eq!(gunzip_one(&gz, text.len() - 1), None);
+        let mut two = gz.clone();
+        two.extend_from_slice(&gz);
+        assert_eq!(gunzip_one(&two, 1 << 20), None);
+        let mut bad = gz.clone();
+        let n = bad.len();
+        bad[n - 8] ^= 1;
+        assert_eq!(gunzip_one(&bad, 1 << 20), None);
+        assert_eq!(gunzip_one(&gz[..n - 1], 1 << 20), None);
+        assert_eq!(gunzip_one(b"", 1 << 20), None);
     }
 }

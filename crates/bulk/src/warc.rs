@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
 
-use crate::inflate::Inflater;
+use crate::inflate::{gzip_header_len, Inflater};
 use crate::problem::{Problem, ProblemKind};
 
 /// At most this many bytes of a gzip member are decompressed and kept;
@@ -513,33 +513,6 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The length of the gzip header (RFC 1952) at the start of `buf`, if it
-/// is all there and the same as [`inflate_member`] reads.
-fn gzip_header_len(buf: &[u8]) -> Option<usize> {
-    let header = buf.get(..10)?;
-    if header[..3] != [0x1f, 0x8b, 8] || header[3] & 0xE0 != 0 {
-        return None;
-    }
-    let flags = header[3];
-    let mut at = 10;
-    if flags & 4 != 0 {
-        let x = buf.get(at..at + 2)?;
-        at += 2 + usize::from(u16::from_le_bytes([x[0], x[1]]));
-    }
-    for flag in [8, 16] {
-        if flags & flag != 0 {
-            let rest = buf.get(at..)?;
-            // As `skip_zstring`: at most 64 KiB, zero-terminated.
-            let n = rest.iter().take(1 << 16).position(|&b| b == 0)?;
-            at += n + 1;
-        }
-    }
-    if flags & 2 != 0 {
-        at += 2;
-    }
-    (at <= buf.len()).then_some(at)
 }
 
 /// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
