@@ -117,7 +117,7 @@ pub(crate) fn gzip_header_len(buf: &[u8]) -> Option<usize> {
 pub(crate) fn gunzip_one(body: &[u8], limit: usize) -> Option<Vec<u8>> {
     thread_local! {
         static INFLATER: std::cell::RefCell<Option<Inflater>> =
-            std::cell::RefCell::new(None);
+            const { std::cell::RefCell::new(None) };
     }
     if cfg!(miri) {
         return None;
