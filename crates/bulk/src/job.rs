@@ -314,7 +314,9 @@ impl Job {
                 }
                 let written = match failed {
                     Some(e) => Err(e),
-                    None => sink.finish(),
+                    // On the pool, idle by now: the last row group's
+                    // columns are encoded in parallel.
+                    None => pool.install(move || sink.finish()),
                 };
                 (written, (tally, rows))
             });

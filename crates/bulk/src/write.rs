@@ -8,11 +8,15 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
-use parquet::column::writer::ColumnWriter;
+use parquet::column::writer::{
+    get_column_writer, ColumnCloseResult, ColumnWriter,
+};
 use parquet::data_type::ByteArray;
-use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type as PType;
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{
+    SerializedFileWriter, SerializedPageWriter, TrackedWrite,
+};
+use parquet::schema::types::{ColumnDescPtr, Type as PType};
 
 use crate::row::{Cell, Column, Row, Schema, Type, Value, ValueRef};
 
@@ -421,80 +425,122 @@ impl<W: Write + Send> Parquet<W> {
         Ok(Parquet { writer, columns, rows: 0 })
     }
 
+    /// Writes the buffered rows as a row group. Each column chunk is
+    /// encoded on its own into memory, then appended in order: on a rayon
+    /// pool's thread (as at the end of a job), the columns are encoded in
+    /// parallel on that pool; elsewhere one after another. The bytes are
+    /// the same either way.
     fn flush_group(&mut self) -> io::Result<()> {
         if self.rows == 0 {
             return Ok(());
         }
+        let descrs = self.writer.schema_descr().columns().to_vec();
+        let props = self.writer.properties().clone();
+        let encode = |((buffer, defs), descr): (
+            &mut (Buffer, Vec<i16>),
+            ColumnDescPtr,
+        )| {
+            let out = encode_column(descr, props.clone(), buffer, defs);
+            clear(buffer, defs);
+            out
+        };
+        let columns = self.columns.iter_mut().zip(descrs);
+        let chunks: Vec<_> = if rayon::current_thread_index().is_some() {
+            use rayon::prelude::*;
+            columns.collect::<Vec<_>>().into_par_iter().map(encode).collect()
+        } else {
+            columns.map(encode).collect()
+        };
         let mut group = self.writer.next_row_group().map_err(perr)?;
-        let mut i = 0;
-        while let Some(mut col) = group.next_column().map_err(perr)? {
-            let (buffer, defs) = &mut self.columns[i];
-            let defs_ = Some(&defs[..]);
-            match (col.untyped(), &mut *buffer) {
-                (
-                    ColumnWriter::ByteArrayColumnWriter(w),
-                    Buffer::Str(bytes, ends),
-                ) => {
-                    // Slices of one shared buffer: no copy per value.
-                    let all = Bytes::from(std::mem::take(bytes));
-                    let mut start = 0;
-                    let values: Vec<ByteArray> = ends
-                        .iter()
-                        .map(|&end| {
-                            let v = ByteArray::from(all.slice(start..end));
-                            start = end;
-                            v
-                        })
-                        .collect();
-                    w.write_batch(&values, defs_, None)
-                }
-                (
-                    ColumnWriter::ByteArrayColumnWriter(w),
-                    Buffer::Vocab(words, at),
-                ) => {
-                    let values: Vec<ByteArray> = at
-                        .iter()
-                        .map(|&i| {
-                            let word = words[usize::from(i)].as_bytes();
-                            ByteArray::from(Bytes::from_static(word))
-                        })
-                        .collect();
-                    w.write_batch(&values, defs_, None)
-                }
-                (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::Int64ColumnWriter(w), Buffer::I64(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::DoubleColumnWriter(w), Buffer::F64(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::BoolColumnWriter(w), Buffer::Bool(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                _ => unreachable!("the buffers follow the schema"),
-            }
-            .map_err(perr)?;
-            col.close().map_err(perr)?;
-            match buffer {
-                Buffer::Str(v, ends) => {
-                    v.clear();
-                    ends.clear();
-                }
-                Buffer::Vocab(_, at) => at.clear(),
-                Buffer::I32(v) => v.clear(),
-                Buffer::I64(v) => v.clear(),
-                Buffer::F64(v) => v.clear(),
-                Buffer::Bool(v) => v.clear(),
-            }
-            defs.clear();
-            i += 1;
+        for chunk in chunks {
+            let (bytes, close) = chunk.map_err(perr)?;
+            group.append_column(&bytes, close).map_err(perr)?;
         }
         group.close().map_err(perr)?;
         self.rows = 0;
         Ok(())
     }
+}
+
+/// Empties a column's buffers, keeping their room.
+fn clear(buffer: &mut Buffer, defs: &mut Vec<i16>) {
+    match buffer {
+        Buffer::Str(v, ends) => {
+            v.clear();
+            ends.clear();
+        }
+        Buffer::Vocab(_, at) => at.clear(),
+        Buffer::I32(v) => v.clear(),
+        Buffer::I64(v) => v.clear(),
+        Buffer::F64(v) => v.clear(),
+        Buffer::Bool(v) => v.clear(),
+    }
+    defs.clear();
+}
+
+/// Encodes one column chunk of a row group into memory: its bytes and
+/// what [`SerializedRowGroupWriter::append_column`] needs to place them.
+///
+/// [`SerializedRowGroupWriter::append_column`]: parquet::file::writer::SerializedRowGroupWriter::append_column
+fn encode_column(
+    descr: ColumnDescPtr,
+    props: WriterPropertiesPtr,
+    buffer: &mut Buffer,
+    defs: &[i16],
+) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+    let mut sink = TrackedWrite::new(Vec::new());
+    let close = {
+        let pages = SerializedPageWriter::new(&mut sink);
+        let mut column = get_column_writer(descr, props, Box::new(pages));
+        let defs = Some(defs);
+        match (&mut column, &mut *buffer) {
+            (
+                ColumnWriter::ByteArrayColumnWriter(w),
+                Buffer::Str(bytes, ends),
+            ) => {
+                // Slices of one shared buffer: no copy per value.
+                let all = Bytes::from(std::mem::take(bytes));
+                let mut start = 0;
+                let values: Vec<ByteArray> = ends
+                    .iter()
+                    .map(|&end| {
+                        let v = ByteArray::from(all.slice(start..end));
+                        start = end;
+                        v
+                    })
+                    .collect();
+                w.write_batch(&values, defs, None)
+            }
+            (
+                ColumnWriter::ByteArrayColumnWriter(w),
+                Buffer::Vocab(words, at),
+            ) => {
+                let values: Vec<ByteArray> = at
+                    .iter()
+                    .map(|&i| {
+                        let word = words[usize::from(i)].as_bytes();
+                        ByteArray::from(Bytes::from_static(word))
+                    })
+                    .collect();
+                w.write_batch(&values, defs, None)
+            }
+            (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::Int64ColumnWriter(w), Buffer::I64(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::DoubleColumnWriter(w), Buffer::F64(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::BoolColumnWriter(w), Buffer::Bool(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            _ => unreachable!("the buffers follow the schema"),
+        }?;
+        column.close()?
+    };
+    Ok((Bytes::from(sink.into_inner()?), close))
 }
 
 impl<W: Write + Send> Values for Parquet<W> {
