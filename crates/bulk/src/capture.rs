@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 use crate::problem::{Problem, ProblemKind};
 use crate::warc;
 
+/// The input buffer of a file: a gzip member read whole from it is
+/// inflated in one call ([`warc`]), and few members straddle two fills.
+const INPUT_BUFFER: usize = 256 << 10;
+
 /// What kind of input a file is.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
 #[non_exhaustive]
@@ -216,7 +220,7 @@ fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
 }
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {
-    s.iter().position(|&x| x == b)
+    memchr::memchr(b, s)
 }
 
 /// A `CC-MAIN-YYYY-WW` part of a path.
@@ -237,16 +241,16 @@ pub fn read(
     crawl: Option<&str>,
     each: &mut dyn FnMut(Result<Capture, Problem>),
 ) {
-    read_with(source, index, crawl, true, each);
+    read_with(source, index, crawl, &|| true, each);
 }
 
-/// [`read`], and if not `body`, without the WARC responses' bodies (an
-/// index needs only the heads).
+/// [`read`], and while `body` says no, without the WARC responses'
+/// bodies (an index needs only the heads).
 pub(crate) fn read_with(
     source: &Source,
     index: u32,
     crawl: Option<&str>,
-    body: bool,
+    body: &dyn Fn() -> bool,
     each: &mut dyn FnMut(Result<Capture, Problem>),
 ) {
     let name = source.name();
@@ -262,7 +266,7 @@ pub(crate) fn read_with(
             return;
         }
     };
-    let input = BufReader::with_capacity(1 << 16, file);
+    let input = BufReader::with_capacity(INPUT_BUFFER, file);
     let mut crawl = crawl
         .map(str::to_string)
         .or_else(|| crawl_of_path(&source.path))
@@ -280,7 +284,7 @@ pub(crate) fn read_with(
                             }
                         }
                         if let Some(c) =
-                            from_record(record, index, &crawl, &name, body)
+                            from_record(record, index, &crawl, &name, body())
                         {
                             each(c);
                         }
@@ -354,7 +358,7 @@ impl<'a> Rereader<'a> {
         if source.format == Format::Warc {
             if self.warc.is_none() {
                 let file = File::open(&source.path).map_err(problem)?;
-                let input = BufReader::with_capacity(1 << 16, file);
+                let input = BufReader::with_capacity(INPUT_BUFFER, file);
                 self.warc = Some(warc::Reader::new(input, &name));
             }
             let Some(reader) = self.warc.as_mut() else {
@@ -368,7 +372,7 @@ impl<'a> Rereader<'a> {
         }
         if self.input.is_none() {
             let file = File::open(&source.path).map_err(problem)?;
-            self.input = Some(BufReader::with_capacity(1 << 16, file));
+            self.input = Some(BufReader::with_capacity(INPUT_BUFFER, file));
         }
         let Some(input) = self.input.as_mut() else {
             unreachable!("opened above")

@@ -165,7 +165,8 @@ pub fn rows(
     }
     todo.sort_by_key(|(p, _)| *p);
     let job = Job::new(vec![source.clone()], options.clone());
-    let (mut rows, problems) = job.rows(0, crawl, todo, &());
+    let (mut rows, problems) =
+        job.rows(0, crawl, todo, Default::default(), &());
     let mut problems: Vec<Problem> =
         problems.into_iter().map(|(_, p)| p).collect();
     if source.name() != name {

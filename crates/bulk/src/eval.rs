@@ -1,6 +1,7 @@
 //! One capture evaluated: what it means for every crawler (the stage that
 //! the Spark job shares), and the row of a site.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use robotrules::Robots;
@@ -11,6 +12,7 @@ use robotrules_fetch::policy::{self, Access, StatusClass};
 use robotrules_fetch::{Outcome, Response};
 
 use crate::capture::Capture;
+use crate::inflate::gunzip_one;
 
 /// Bodies are decoded up to this many bytes: the size reported is at most
 /// this.
@@ -106,27 +108,36 @@ impl Evaluation {
     }
 }
 
-fn decode(encoding: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
+/// The body after its content encoding is undone; an identity body as it
+/// is, without a copy.
+fn decode<'a>(
+    encoding: Option<&str>,
+    body: Cow<'a, [u8]>,
+) -> Option<Cow<'a, [u8]>> {
     let enc = encoding.unwrap_or("").trim().to_ascii_lowercase();
     let mut out = Vec::new();
     let ok = match enc.as_str() {
-        "" | "identity" => {
-            out.extend_from_slice(body);
-            true
+        "" | "identity" => return Some(body),
+        "gzip" | "x-gzip" => {
+            // One member, whole and sound (the usual case), in one call;
+            // anything else as a stream.
+            if let Some(one) = gunzip_one(&body, DECODE_LIMIT as usize) {
+                return Some(Cow::Owned(one));
+            }
+            flate2::read::MultiGzDecoder::new(&body[..])
+                .take(DECODE_LIMIT)
+                .read_to_end(&mut out)
+                .is_ok()
         }
-        "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(body)
-            .take(DECODE_LIMIT)
-            .read_to_end(&mut out)
-            .is_ok(),
         "deflate" => {
             // Servers send zlib streams or raw deflate under this name.
-            flate2::read::ZlibDecoder::new(body)
+            flate2::read::ZlibDecoder::new(&body[..])
                 .take(DECODE_LIMIT)
                 .read_to_end(&mut out)
                 .is_ok()
                 || {
                     out.clear();
-                    flate2::read::DeflateDecoder::new(body)
+                    flate2::read::DeflateDecoder::new(&body[..])
                         .take(DECODE_LIMIT)
                         .read_to_end(&mut out)
                         .is_ok()
@@ -134,7 +145,7 @@ fn decode(encoding: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
         }
         _ => false,
     };
-    ok.then_some(out)
+    ok.then_some(Cow::Owned(out))
 }
 
 /// Evaluates a capture that is not a redirect to follow.
@@ -161,6 +172,16 @@ fn decode(encoding: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
 /// assert_eq!(e.verdicts[gpt].via, Some("named"));
 /// ```
 pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
+    evaluate_body(capture, Cow::Borrowed(&capture.body), options)
+}
+
+/// [`evaluate`] with the body given apart (`capture.body` is not read):
+/// an owned body is parsed without a copy.
+pub(crate) fn evaluate_body(
+    capture: &Capture,
+    body: Cow<'_, [u8]>,
+    options: &Options,
+) -> Evaluation {
     let n = options.catalogue.len();
     let status = capture.status;
     let mut e = Evaluation::bare(status, "unreachable", Vec::new());
@@ -188,14 +209,19 @@ pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
         });
         return e;
     }
-    let Some(decoded) = decode(capture.encoding.as_deref(), &capture.body)
-    else {
+    let Some(decoded) = decode(capture.encoding.as_deref(), body) else {
         e.class = "undecodable";
         e.verdicts = everyone("unknown");
         return e;
     };
-    let mut body = Vec::with_capacity(decoded.len().min(policy::MAX_BODY));
-    let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
+    let size = decoded.len();
+    let (body, truncated) = if size <= policy::MAX_BODY {
+        (decoded.into_owned(), false)
+    } else {
+        let mut body = Vec::with_capacity(policy::MAX_BODY);
+        let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
+        (body, truncated)
+    };
     let response = Response::new(code, body);
     let Outcome::Available(robots) = policy::outcome("https", &response)
     else {
@@ -204,7 +230,7 @@ pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
     let body = &response.body;
     e.class = "success";
     e.body_kind = Some(BodyKind::of(body).as_str());
-    e.size = Some(decoded.len() as i64);
+    e.size = Some(size as i64);
     e.truncated = Some(truncated || capture.cut);
     e.hash = Some(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)));
     file_counts(&robots, &mut e);

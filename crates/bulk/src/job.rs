@@ -1,7 +1,8 @@
 //! The whole job: index, resolve, evaluate, write; in parallel, with
 //! bounded memory and a deterministic output.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -9,7 +10,7 @@ use std::sync::{mpsc, Condvar, Mutex};
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, Source};
-use crate::eval::{evaluate, stopped, Options};
+use crate::eval::{evaluate_body, stopped, Options};
 use crate::problem::{Problem, ProblemKind};
 use crate::row::{Row, Schema};
 use crate::site::{site_of, Index, Origin};
@@ -134,12 +135,17 @@ pub struct Job {
     options: Options,
     crawl: Option<String>,
     threads: usize,
+    keep: usize,
 }
+
+/// How many bytes of chosen captures pass one keeps by default: see
+/// [`Job::keep`].
+pub const KEEP: usize = 64 << 20;
 
 impl Job {
     /// A job over `sources`, on every core.
     pub fn new(sources: Vec<Source>, options: Options) -> Job {
-        Job { sources, options, crawl: None, threads: 0 }
+        Job { sources, options, crawl: None, threads: 0, keep: KEEP }
     }
 
     /// Every capture belongs to `crawl` (by default the crawl of the WARC
@@ -152,6 +158,17 @@ impl Job {
     /// Uses `threads` threads (0: one per core).
     pub fn threads(mut self, threads: usize) -> Job {
         self.threads = threads;
+        self
+    }
+
+    /// Keeps at most `bytes` of chosen captures (bodies and all) in
+    /// memory from pass one to pass two, which then reads only the others
+    /// again (by default [`KEEP`], 64 MiB; 0 reads every one again). A
+    /// capture is kept while it is the chosen one of its URL, so the
+    /// bytes are those of the captures that pass two evaluates; the
+    /// output is the same whatever the budget.
+    pub fn keep(mut self, bytes: usize) -> Job {
+        self.keep = bytes;
         self
     }
 
@@ -186,7 +203,7 @@ impl Job {
 
         // Pass one: the index.
         progress.start(Phase::Index, total);
-        let index = Index::new();
+        let index = Index::keeping(self.keep);
         let problems = Mutex::new(Vec::new());
         let captures = AtomicU64::new(0);
         let crawls: Vec<Mutex<String>> =
@@ -195,23 +212,40 @@ impl Job {
             self.sources.par_iter().enumerate().for_each(|(i, source)| {
                 let mut n = 0u64;
                 let mut mine = Vec::new();
+                // Whether the capture being read gets its body.
+                let with_body = std::cell::Cell::new(false);
                 capture::read_with(
                     source,
                     i as u32,
                     crawl,
-                    false,
+                    &|| {
+                        let room = index.has_room();
+                        with_body.set(room);
+                        room
+                    },
                     &mut |item| match item {
                         Ok(c) => {
                             n += 1;
                             if n.is_multiple_of(1024) {
                                 progress.advance(1024, 0);
                             }
-                            index.add(&c);
                             let mut last = crawls[i]
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner());
                             if *last != c.crawl {
                                 *last = c.crawl.clone();
+                            }
+                            drop(last);
+                            // Kept only if read with its body (the budget
+                            // may have freed up since), and only from WARC
+                            // files: read again, a JSON line may name a
+                            // crawl of its own.
+                            let whole = with_body.get()
+                                && source.format == capture::Format::Warc;
+                            if whole {
+                                index.add_kept(c);
+                            } else {
+                                index.add(&c);
                             }
                         }
                         Err(p) => {
@@ -280,7 +314,9 @@ impl Job {
                 }
                 let written = match failed {
                     Some(e) => Err(e),
-                    None => sink.finish(),
+                    // On the pool, idle by now: the last row group's
+                    // columns are encoded in parallel.
+                    None => pool.install(move || sink.finish()),
                 };
                 (written, (tally, rows))
             });
@@ -291,6 +327,7 @@ impl Job {
                     }
                     ahead.acquire();
                     let todo = plan.take(i);
+                    let kept = plan.take_kept(i);
                     let tx = tx.clone();
                     let crawls = &crawls;
                     let sizes = &sizes;
@@ -298,7 +335,7 @@ impl Job {
                         let crawl = crawl.unwrap_or(&crawls[i as usize]);
                         let out = std::panic::catch_unwind(
                             std::panic::AssertUnwindSafe(|| {
-                                self.rows(i, crawl, todo, progress)
+                                self.rows(i, crawl, todo, kept, progress)
                             }),
                         );
                         progress.advance(0, sizes[i as usize]);
@@ -339,6 +376,7 @@ impl Job {
         source: u32,
         crawl: &str,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
+        mut kept: HashMap<capture::Pos, Box<Capture>>,
         progress: &dyn Progress,
     ) -> FileRows {
         let src = &self.sources[source as usize];
@@ -346,8 +384,17 @@ impl Job {
         let mut rows = Vec::new();
         let mut problems = Vec::new();
         let mut reader = capture::Rereader::new(src);
+        let mut done = 0u64;
         for (pos, origins) in todo {
-            let capture: Capture = match reader.read_at(pos, crawl) {
+            let read = match kept.remove(&pos) {
+                Some(mut c) => {
+                    // As read again: with the crawl that pass two gives.
+                    crawl.clone_into(&mut c.crawl);
+                    Ok(*c)
+                }
+                None => reader.read_at(pos, crawl),
+            };
+            let mut capture: Capture = match read {
                 Ok(c) => c,
                 Err(p) => {
                     progress.problem(&p);
@@ -355,14 +402,20 @@ impl Job {
                     continue;
                 }
             };
-            progress.advance(1, 0);
+            // Reported in batches: a progress bar costs a lock a call.
+            done += 1;
+            if done.is_multiple_of(256) {
+                progress.advance(256, 0);
+            }
             // The last site that needs the evaluation (its chain ends on
             // this capture) takes it; any before it take copies.
             let last = origins.iter().rposition(|o| {
                 o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
             });
-            let mut eval =
-                last.is_some().then(|| evaluate(&capture, &self.options));
+            let body = std::mem::take(&mut capture.body);
+            let mut eval = last.is_some().then(|| {
+                evaluate_body(&capture, Cow::Owned(body), &self.options)
+            });
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {
                     if Some(k) == last { eval.take() } else { eval.clone() }
@@ -408,6 +461,7 @@ impl Job {
                 rows.push(row);
             }
         }
+        progress.advance(done % 256, 0);
         (rows, problems)
     }
 }

@@ -58,7 +58,10 @@
 //! bytes, plus the URLs of redirects), so memory grows with the number of
 //! sites, never with the number of records or duplicates; pass two holds
 //! the rows of at most four files per thread, made or waiting for the
-//! writer thread, which writes them in file order. A gzip member is
+//! writer thread, which writes them in file order. Pass one also keeps
+//! the chosen captures whole, up to a fixed budget ([`Job::keep`], 64 MiB
+//! by default), so that pass two reads only the others again; a capture
+//! that a later duplicate replaces gives its bytes back. A gzip member is
 //! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]).
 //!
 //! # Untrusted input
@@ -70,14 +73,20 @@
 //! # Crate features
 //!
 //! None: Parquet is written with the `parquet` crate's column writers
-//! (no Arrow), compressed with Snappy.
+//! (no Arrow), compressed with Snappy. Gzip members are inflated with
+//! libdeflate (built from source by `libdeflate-sys`) when whole in the
+//! input buffer, and with zlib-rs otherwise; the calls into libdeflate
+//! are the crate's only `unsafe` code.
 
-#![forbid(unsafe_code)]
+// `unsafe` only in `inflate`, the calls into libdeflate.
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 
 pub mod capture;
 pub mod dist;
 mod eval;
+mod inflate;
 mod job;
 mod problem;
 mod row;
@@ -88,7 +97,7 @@ pub mod write;
 
 pub use crate::capture::{Capture, Pos, Source};
 pub use crate::eval::{evaluate, stopped, Evaluation, Options, Verdict};
-pub use crate::job::{Job, Phase, Progress, Report};
+pub use crate::job::{Job, Phase, Progress, Report, KEEP};
 pub use crate::problem::{Problem, ProblemKind};
 pub use crate::row::{
     Column, Row, Schema, Type, Value, ValueRef, SITE_COLUMNS,

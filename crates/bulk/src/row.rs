@@ -166,29 +166,46 @@ impl Row {
     /// [`Schema::columns`], borrowed: [`Row::values`] without an
     /// allocation per value, for writers of many rows.
     pub fn for_each_value(&self, mut each: impl FnMut(ValueRef<'_>)) {
-        fn os(v: Option<&str>) -> ValueRef<'_> {
-            v.map_or(ValueRef::Null, ValueRef::Str)
+        self.for_each_cell(|c| {
+            each(match c {
+                Cell::Ref(v) => v,
+                Cell::Static(s) => ValueRef::Str(s),
+            })
+        });
+    }
+
+    /// [`Row::for_each_value`], with the strings of a fixed vocabulary
+    /// (the class, the body kind, each crawler's access and via) marked
+    /// as living as long as the program: a writer can keep them without
+    /// a copy.
+    pub(crate) fn for_each_cell(&self, mut each: impl FnMut(Cell<'_>)) {
+        fn os(v: Option<&str>) -> Cell<'_> {
+            Cell::Ref(v.map_or(ValueRef::Null, ValueRef::Str))
         }
-        let s = ValueRef::Str;
+        fn st(v: Option<&'static str>) -> Cell<'static> {
+            v.map_or(Cell::Ref(ValueRef::Null), Cell::Static)
+        }
+        let s = |v| Cell::Ref(ValueRef::Str(v));
+        let int = |v: i64| Cell::Ref(ValueRef::Int(v));
         let oi = |v: Option<i32>| {
-            v.map_or(ValueRef::Null, |v| ValueRef::Int(v.into()))
+            Cell::Ref(v.map_or(ValueRef::Null, |v| ValueRef::Int(v.into())))
         };
         let e = &self.eval;
         each(s(&self.crawl));
         each(s(&self.site));
         each(s(&self.url));
-        each(ValueRef::Int(self.captures.into()));
-        each(ValueRef::Int(self.hops.into()));
+        each(int(self.captures.into()));
+        each(int(self.hops.into()));
         each(os(self.redirect_stop.as_deref()));
         each(s(&self.final_url));
         each(s(&self.date));
         each(s(&self.file));
-        each(ValueRef::Int(self.offset));
+        each(int(self.offset));
         each(oi(e.status.map(i32::from)));
-        each(s(e.class));
-        each(os(e.body_kind));
-        each(e.size.map_or(ValueRef::Null, ValueRef::Int));
-        each(e.truncated.map_or(ValueRef::Null, ValueRef::Bool));
+        each(Cell::Static(e.class));
+        each(st(e.body_kind));
+        each(Cell::Ref(e.size.map_or(ValueRef::Null, ValueRef::Int)));
+        each(Cell::Ref(e.truncated.map_or(ValueRef::Null, ValueRef::Bool)));
         each(os(e.hash.as_deref()));
         each(oi(e.groups));
         each(oi(e.rules));
@@ -196,11 +213,23 @@ impl Row {
         each(oi(e.lint_errors));
         each(oi(e.lint_warnings));
         for v in &e.verdicts {
-            each(s(v.access));
-            each(os(v.via));
-            each(v.crawl_delay.map_or(ValueRef::Null, ValueRef::F64));
+            each(Cell::Static(v.access));
+            each(st(v.via));
+            each(Cell::Ref(
+                v.crawl_delay.map_or(ValueRef::Null, ValueRef::F64),
+            ));
         }
     }
+}
+
+/// A value handed to a writer: borrowed from the row, or a string of a
+/// fixed vocabulary that lives as long as the program.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cell<'a> {
+    /// Borrowed from the row.
+    Ref(ValueRef<'a>),
+    /// A `&'static str`.
+    Static(&'static str),
 }
 
 /// One value of a row, borrowed: see [`Row::for_each_value`].

@@ -7,6 +7,7 @@
 //! number of sites, not of records.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use robotrules_fetch::policy::{Redirects, Stop};
@@ -84,6 +85,19 @@ struct Entry {
     site: bool,
     /// For a chosen redirect: the crawl, the URL and the `Location`.
     redirect: Option<Box<(String, String, Option<String>)>>,
+    /// The chosen capture itself, body and all, while the index's budget
+    /// allows: pass two then need not read it again.
+    kept: Option<Box<Capture>>,
+}
+
+/// The bytes a kept capture counts against the budget.
+fn kept_size(c: &Capture) -> usize {
+    c.body.len()
+        + c.url.len()
+        + c.date.len()
+        + c.crawl.len()
+        + std::mem::size_of::<Capture>()
+        + 64
 }
 
 impl Entry {
@@ -99,6 +113,8 @@ impl Entry {
 /// number of threads.
 pub struct Index {
     shards: Vec<Mutex<HashMap<u128, Entry>>>,
+    /// Bytes left for kept captures.
+    budget: AtomicUsize,
 }
 
 impl Default for Index {
@@ -110,11 +126,46 @@ impl Default for Index {
 impl Index {
     /// An empty index.
     pub fn new() -> Index {
-        Index { shards: (0..SHARDS).map(|_| Mutex::default()).collect() }
+        Index {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            budget: AtomicUsize::new(0),
+        }
+    }
+
+    /// An empty index that keeps the chosen captures whole (bodies and
+    /// all) up to `bytes` in all: [`Plan::take_kept`] hands them to pass
+    /// two, which reads only the others again.
+    pub(crate) fn keeping(bytes: usize) -> Index {
+        let index = Index::new();
+        index.budget.store(bytes, Ordering::Relaxed);
+        index
+    }
+
+    /// Whether a capture added now could still be kept.
+    pub(crate) fn has_room(&self) -> bool {
+        self.budget.load(Ordering::Relaxed) > 0
     }
 
     /// Adds a capture (its body is not kept).
     pub fn add(&self, c: &Capture) {
+        self.add_entry(c, None);
+    }
+
+    /// Adds a capture, kept whole while it is the chosen one of its URL
+    /// and the budget allows.
+    pub(crate) fn add_kept(&self, c: Capture) {
+        let c = Box::new(c);
+        // The entry is made from the capture before it moves in.
+        let entry = self.entry(&c);
+        self.insert(entry, Some(c));
+    }
+
+    fn add_entry(&self, c: &Capture, kept: Option<Box<Capture>>) {
+        let entry = self.entry(c);
+        self.insert(entry, kept);
+    }
+
+    fn entry(&self, c: &Capture) -> (u128, Entry) {
         let (url, site) = normal(&c.url);
         let k = key(&c.crawl, &url);
         let status = c.status.unwrap_or(0);
@@ -128,16 +179,45 @@ impl Index {
             count: 1,
             site,
             redirect,
+            kept: None,
         };
+        (k, entry)
+    }
+
+    /// Takes `bytes` of the budget, if there are as many left.
+    fn reserve(&self, bytes: usize) -> bool {
+        self.budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                b.checked_sub(bytes)
+            })
+            .is_ok()
+    }
+
+    fn insert(
+        &self,
+        (k, mut entry): (u128, Entry),
+        kept: Option<Box<Capture>>,
+    ) {
         let shard = &self.shards[(k % SHARDS as u128) as usize];
         let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        let wins = match map.get(&k) {
+            None => true,
+            Some(old) => entry.beats(old),
+        };
+        if wins {
+            entry.kept = kept.filter(|c| self.reserve(kept_size(c)));
+        }
         match map.get_mut(&k) {
             None => {
                 map.insert(k, entry);
             }
             Some(old) => {
                 let count = old.count + 1;
-                if entry.beats(old) {
+                if wins {
+                    if let Some(gone) = old.kept.take() {
+                        self.budget
+                            .fetch_add(kept_size(&gone), Ordering::Relaxed);
+                    }
                     *old = entry;
                 }
                 old.count = count;
@@ -173,6 +253,17 @@ impl Index {
     /// site. A target the data does not hold stops the chain
     /// (`not_captured`).
     pub fn resolve(self) -> Plan {
+        // The kept captures leave the entries first: entries are cloned
+        // below, captures never.
+        let mut kept: HashMap<Pos, Box<Capture>> = HashMap::new();
+        for shard in &self.shards {
+            let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+            for e in map.values_mut() {
+                if let Some(c) = e.kept.take() {
+                    kept.insert(e.pos, c);
+                }
+            }
+        }
         let mut all: Vec<(u128, Entry)> = Vec::new();
         for shard in &self.shards {
             let map = shard.lock().unwrap_or_else(|e| e.into_inner());
@@ -208,7 +299,14 @@ impl Index {
         for v in by_source.values_mut() {
             v.sort_by_key(|(p, _)| *p);
         }
-        Plan { by_source }
+        let mut kept_by_source: HashMap<u32, HashMap<Pos, Box<Capture>>> =
+            HashMap::new();
+        for (pos, c) in kept {
+            if plan_has(&by_source, pos) {
+                kept_by_source.entry(pos.source).or_default().insert(pos, c);
+            }
+        }
+        Plan { by_source, kept: kept_by_source }
     }
 
     fn follow(
@@ -252,6 +350,16 @@ impl Index {
             }
         }
     }
+}
+
+/// Whether pass two reads the capture at `pos`.
+fn plan_has(
+    by_source: &HashMap<u32, Vec<(Pos, Vec<Origin>)>>,
+    pos: Pos,
+) -> bool {
+    by_source
+        .get(&pos.source)
+        .is_some_and(|v| v.binary_search_by_key(&pos, |(p, _)| *p).is_ok())
 }
 
 /// The name of why a redirect chain stopped, as in
@@ -305,6 +413,7 @@ impl Origin {
 /// Which capture to evaluate for which sites, by source, in file order.
 pub struct Plan {
     by_source: HashMap<u32, Vec<(Pos, Vec<Origin>)>>,
+    kept: HashMap<u32, HashMap<Pos, Box<Capture>>>,
 }
 
 impl Plan {
@@ -312,6 +421,15 @@ impl Plan {
     /// the sites it stands for.
     pub fn take(&mut self, source: u32) -> Vec<(Pos, Vec<Origin>)> {
         self.by_source.remove(&source).unwrap_or_default()
+    }
+
+    /// The captures of source `source` that pass one kept whole, by
+    /// position: pass two need not read them again.
+    pub(crate) fn take_kept(
+        &mut self,
+        source: u32,
+    ) -> HashMap<Pos, Box<Capture>> {
+        self.kept.remove(&source).unwrap_or_default()
     }
 
     /// How many sites it emits.

@@ -14,6 +14,7 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
 
+use crate::inflate::{gzip_header_len, Inflater};
 use crate::problem::{Problem, ProblemKind};
 
 /// At most this many bytes of a gzip member are decompressed and kept;
@@ -21,6 +22,12 @@ use crate::problem::{Problem, ProblemKind};
 /// KiB; this leaves room for a 500 KiB body after long headers and keeps
 /// a decompression bomb to a bounded buffer.
 pub const MEMBER_LIMIT: usize = 8 << 20;
+
+/// A member that inflates to at most this many bytes, and whose
+/// compressed bytes are all in the input buffer, is inflated in one call
+/// (libdeflate); any other member, and any damaged one, by the streaming
+/// decoder.
+const FAST_LIMIT: usize = 256 << 10;
 
 /// At most this many bytes of a WARC header are read.
 const HEADER_LIMIT: usize = 64 << 10;
@@ -214,6 +221,8 @@ pub struct Reader<R> {
     recorded: Vec<u8>,
     inflater: Decompress,
     scratch: Vec<u8>,
+    fast: Option<Inflater>,
+    fast_out: Vec<u8>,
     done: bool,
 }
 
@@ -230,6 +239,9 @@ impl<R: BufRead> Reader<R> {
             recorded: Vec::new(),
             inflater: Decompress::new(false),
             scratch: Vec::new(),
+            // Miri runs no foreign code: the streaming decoder only.
+            fast: if cfg!(miri) { None } else { Inflater::new() },
+            fast_out: Vec::new(),
             done: false,
         }
     }
@@ -270,6 +282,12 @@ impl<R: BufRead> Reader<R> {
                 format!("{skipped} bytes that are not a gzip member"),
             );
             self.pending = vec![Err(p)].into_iter();
+            return Ok(());
+        }
+        if let Some(n) = self.fast_member()? {
+            let data = std::mem::take(&mut self.fast_out);
+            self.pending = self.records(&data[..n], offset, false).into_iter();
+            self.fast_out = data;
             return Ok(());
         }
         self.buf.clear();
@@ -318,8 +336,54 @@ impl<R: BufRead> Reader<R> {
         };
         recorded.clear();
         self.recorded = recorded;
+        let data = std::mem::take(&mut self.buf);
+        self.pending = self.records(&data, offset, cut).into_iter();
+        self.buf = data;
+        Ok(())
+    }
+
+    /// The fast path of [`Reader::member`]: inflates the member at the
+    /// start of the buffered input in one call, if it is whole there,
+    /// small and sound, and consumes it. `None` (nothing consumed) sends
+    /// the member to the streaming decoder.
+    fn fast_member(&mut self) -> io::Result<Option<usize>> {
+        let Some(inflater) = self.fast.as_mut() else { return Ok(None) };
+        let buf = self.input.fill_buf()?;
+        let Some(start) = gzip_header_len(buf) else { return Ok(None) };
+        if self.fast_out.is_empty() {
+            self.fast_out = vec![0; FAST_LIMIT];
+        }
+        let Some((used, made)) =
+            inflater.inflate(&buf[start..], &mut self.fast_out)
+        else {
+            return Ok(None);
+        };
+        let end = start + used;
+        let Some(trailer) = buf.get(end..end + 8) else { return Ok(None) };
+        let want_crc = u32::from_le_bytes([
+            trailer[0], trailer[1], trailer[2], trailer[3],
+        ]);
+        let want_len = u32::from_le_bytes([
+            trailer[4], trailer[5], trailer[6], trailer[7],
+        ]);
+        let out = &self.fast_out[..made];
+        if want_len != made as u32 || want_crc != crc32fast::hash(out) {
+            return Ok(None);
+        }
+        self.input.consume(end + 8);
+        Ok(Some(made))
+    }
+
+    /// The records of one inflated gzip member at `offset`; `cut` if the
+    /// member was longer than [`MEMBER_LIMIT`].
+    fn records(
+        &self,
+        data: &[u8],
+        offset: u64,
+        cut: bool,
+    ) -> Vec<Result<Record, Problem>> {
         let mut out = Vec::new();
-        let mut slice = &self.buf[..];
+        let mut slice = data;
         let mut ordinal = 0;
         loop {
             match read_record(&mut slice) {
@@ -353,8 +417,7 @@ impl<R: BufRead> Reader<R> {
                 }
             }
         }
-        self.pending = out.into_iter();
-        Ok(())
+        out
     }
 
     fn plain(&mut self) -> io::Result<()> {
@@ -533,6 +596,64 @@ fn inflate_member<R: BufRead>(
     Ok(cut)
 }
 
+/// Appends the bytes of `r` up to and with the next `\n`, at most `limit`
+/// of them, to `line`: returns how many. (`BufRead::read_until` through
+/// `Read::take`, without the adapter's cost per call.)
+fn read_line(
+    r: &mut impl BufRead,
+    limit: usize,
+    line: &mut Vec<u8>,
+) -> io::Result<usize> {
+    let mut n = 0;
+    while n < limit {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let buf = &buf[..buf.len().min(limit - n)];
+        let (k, done) = match memchr::memchr(b'\n', buf) {
+            Some(p) => (p + 1, true),
+            None => (buf.len(), false),
+        };
+        line.extend_from_slice(&buf[..k]);
+        r.consume(k);
+        n += k;
+        if done {
+            break;
+        }
+    }
+    Ok(n)
+}
+
+/// ASCII `bytes` without the white space (as `char::is_whitespace`: also
+/// vertical tab) at either end.
+fn trim_white(bytes: &[u8]) -> &[u8] {
+    let white =
+        |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+    let start = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !white(b)).map_or(start, |p| p + 1);
+    &bytes[start..end]
+}
+
+/// Appends at most `n` bytes of `r` to `out` (fewer at its end).
+fn copy_to(
+    r: &mut impl BufRead,
+    mut n: usize,
+    out: &mut Vec<u8>,
+) -> io::Result<()> {
+    while n > 0 {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let k = buf.len().min(n);
+        out.extend_from_slice(&buf[..k]);
+        r.consume(k);
+        n -= k;
+    }
+    Ok(())
+}
+
 /// Reads one record from `r`; `Ok(None)` at the end. With the record
 /// comes true if and only if the stream ended inside its block.
 fn read_record(
@@ -557,9 +678,7 @@ fn read_record(
     let mut first = true;
     loop {
         line.clear();
-        let n = r
-            .take((HEADER_LIMIT - header) as u64 + 1)
-            .read_until(b'\n', &mut line)
+        let n = read_line(r, HEADER_LIMIT - header + 1, &mut line)
             .map_err(|e| e.to_string())?;
         header += n;
         if header > HEADER_LIMIT {
@@ -590,8 +709,15 @@ fn read_record(
             continue;
         };
         // Only the fields read are decoded (invalid UTF-8 replaced).
-        let name = String::from_utf8_lossy(&bytes[..colon]);
-        let name = name.trim().as_bytes();
+        let raw = &bytes[..colon];
+        let lossy;
+        let name = if raw.is_ascii() {
+            // `str::trim` on ASCII, without the decoding.
+            trim_white(raw)
+        } else {
+            lossy = String::from_utf8_lossy(raw);
+            lossy.trim().as_bytes()
+        };
         let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
         if name.eq_ignore_ascii_case(b"warc-type") {
             record.kind = value().trim().to_ascii_lowercase();
@@ -614,7 +740,7 @@ fn read_record(
     }
     let length = length.ok_or("a record without Content-Length")?;
     let keep = length.min(MEMBER_LIMIT as u64);
-    r.take(keep).read_to_end(&mut record.block).map_err(|e| e.to_string())?;
+    copy_to(r, keep as usize, &mut record.block).map_err(|e| e.to_string())?;
     let mut short = (record.block.len() as u64) < keep;
     if length > keep {
         let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())
@@ -787,6 +913,15 @@ mod tests {
             "{}",
             p.detail
         );
+    }
+
+    #[test]
+    fn names_trim_as_str_trim() {
+        for name in
+            ["", " ", "\x0b", "a", " \tWARC-Type\x0b\x0c ", "\x1fa\x1f", "a b"]
+        {
+            assert_eq!(trim_white(name.as_bytes()), name.trim().as_bytes());
+        }
     }
 
     #[test]

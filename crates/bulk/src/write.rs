@@ -8,13 +8,17 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
-use parquet::column::writer::ColumnWriter;
+use parquet::column::writer::{
+    get_column_writer, ColumnCloseResult, ColumnWriter,
+};
 use parquet::data_type::ByteArray;
-use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type as PType;
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{
+    SerializedFileWriter, SerializedPageWriter, TrackedWrite,
+};
+use parquet::schema::types::{ColumnDescPtr, Type as PType};
 
-use crate::row::{Column, Row, Schema, Type, Value, ValueRef};
+use crate::row::{Cell, Column, Row, Schema, Type, Value, ValueRef};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -321,10 +325,54 @@ enum Buffer {
     /// The values' bytes one after another, and where each ends: no
     /// allocation per value.
     Str(Vec<u8>, Vec<usize>),
+    /// A column of a fixed vocabulary ([`Cell::Static`]): its words, and
+    /// each value's place among them, one byte a value.
+    Vocab(Vec<&'static str>, Vec<u8>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
+}
+
+/// Adds a string of a fixed vocabulary to a string column: as its place
+/// in the column's vocabulary, while the column holds only such words
+/// (at most 256).
+fn push_word(buffer: &mut Buffer, word: &'static str) -> bool {
+    if let Buffer::Str(bytes, ends) = buffer {
+        if !ends.is_empty() {
+            return push_str(buffer, word);
+        }
+        *buffer = Buffer::Vocab(Vec::new(), std::mem::take(bytes));
+    }
+    let Buffer::Vocab(words, at) = buffer else { return false };
+    let i = match words.iter().position(|w| *w == word) {
+        Some(i) => i,
+        None if words.len() < 256 => {
+            words.push(word);
+            words.len() - 1
+        }
+        None => return push_str(buffer, word),
+    };
+    at.push(i as u8);
+    true
+}
+
+/// Adds a string to a string column, copied (a column of words becomes
+/// one of copies first).
+fn push_str(buffer: &mut Buffer, s: &str) -> bool {
+    if let Buffer::Vocab(words, at) = buffer {
+        let mut bytes = Vec::new();
+        let mut ends = Vec::with_capacity(at.len());
+        for &i in at.iter() {
+            bytes.extend_from_slice(words[usize::from(i)].as_bytes());
+            ends.push(bytes.len());
+        }
+        *buffer = Buffer::Str(bytes, ends);
+    }
+    let Buffer::Str(bytes, ends) = buffer else { return false };
+    bytes.extend_from_slice(s.as_bytes());
+    ends.push(bytes.len());
+    true
 }
 
 struct Parquet<W: Write + Send> {
@@ -377,61 +425,36 @@ impl<W: Write + Send> Parquet<W> {
         Ok(Parquet { writer, columns, rows: 0 })
     }
 
+    /// Writes the buffered rows as a row group. Each column chunk is
+    /// encoded on its own into memory, then appended in order: on a rayon
+    /// pool's thread (as at the end of a job), the columns are encoded in
+    /// parallel on that pool; elsewhere one after another. The bytes are
+    /// the same either way.
     fn flush_group(&mut self) -> io::Result<()> {
         if self.rows == 0 {
             return Ok(());
         }
+        let descrs = self.writer.schema_descr().columns().to_vec();
+        let props = self.writer.properties().clone();
+        let encode = |((buffer, defs), descr): (
+            &mut (Buffer, Vec<i16>),
+            ColumnDescPtr,
+        )| {
+            let out = encode_column(descr, props.clone(), buffer, defs);
+            clear(buffer, defs);
+            out
+        };
+        let columns = self.columns.iter_mut().zip(descrs);
+        let chunks: Vec<_> = if rayon::current_thread_index().is_some() {
+            use rayon::prelude::*;
+            columns.collect::<Vec<_>>().into_par_iter().map(encode).collect()
+        } else {
+            columns.map(encode).collect()
+        };
         let mut group = self.writer.next_row_group().map_err(perr)?;
-        let mut i = 0;
-        while let Some(mut col) = group.next_column().map_err(perr)? {
-            let (buffer, defs) = &mut self.columns[i];
-            let defs_ = Some(&defs[..]);
-            match (col.untyped(), &mut *buffer) {
-                (
-                    ColumnWriter::ByteArrayColumnWriter(w),
-                    Buffer::Str(bytes, ends),
-                ) => {
-                    // Slices of one shared buffer: no copy per value.
-                    let all = Bytes::from(std::mem::take(bytes));
-                    let mut start = 0;
-                    let values: Vec<ByteArray> = ends
-                        .iter()
-                        .map(|&end| {
-                            let v = ByteArray::from(all.slice(start..end));
-                            start = end;
-                            v
-                        })
-                        .collect();
-                    w.write_batch(&values, defs_, None)
-                }
-                (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::Int64ColumnWriter(w), Buffer::I64(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::DoubleColumnWriter(w), Buffer::F64(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                (ColumnWriter::BoolColumnWriter(w), Buffer::Bool(v)) => {
-                    w.write_batch(v, defs_, None)
-                }
-                _ => unreachable!("the buffers follow the schema"),
-            }
-            .map_err(perr)?;
-            col.close().map_err(perr)?;
-            match buffer {
-                Buffer::Str(v, ends) => {
-                    v.clear();
-                    ends.clear();
-                }
-                Buffer::I32(v) => v.clear(),
-                Buffer::I64(v) => v.clear(),
-                Buffer::F64(v) => v.clear(),
-                Buffer::Bool(v) => v.clear(),
-            }
-            defs.clear();
-            i += 1;
+        for chunk in chunks {
+            let (bytes, close) = chunk.map_err(perr)?;
+            group.append_column(&bytes, close).map_err(perr)?;
         }
         group.close().map_err(perr)?;
         self.rows = 0;
@@ -439,36 +462,114 @@ impl<W: Write + Send> Parquet<W> {
     }
 }
 
+/// Empties a column's buffers, keeping their room.
+fn clear(buffer: &mut Buffer, defs: &mut Vec<i16>) {
+    match buffer {
+        Buffer::Str(v, ends) => {
+            v.clear();
+            ends.clear();
+        }
+        Buffer::Vocab(_, at) => at.clear(),
+        Buffer::I32(v) => v.clear(),
+        Buffer::I64(v) => v.clear(),
+        Buffer::F64(v) => v.clear(),
+        Buffer::Bool(v) => v.clear(),
+    }
+    defs.clear();
+}
+
+/// Encodes one column chunk of a row group into memory: its bytes and
+/// what [`SerializedRowGroupWriter::append_column`] needs to place them.
+///
+/// [`SerializedRowGroupWriter::append_column`]: parquet::file::writer::SerializedRowGroupWriter::append_column
+fn encode_column(
+    descr: ColumnDescPtr,
+    props: WriterPropertiesPtr,
+    buffer: &mut Buffer,
+    defs: &[i16],
+) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+    let mut sink = TrackedWrite::new(Vec::new());
+    let close = {
+        let pages = SerializedPageWriter::new(&mut sink);
+        let mut column = get_column_writer(descr, props, Box::new(pages));
+        let defs = Some(defs);
+        match (&mut column, &mut *buffer) {
+            (
+                ColumnWriter::ByteArrayColumnWriter(w),
+                Buffer::Str(bytes, ends),
+            ) => {
+                // Slices of one shared buffer: no copy per value.
+                let all = Bytes::from(std::mem::take(bytes));
+                let mut start = 0;
+                let values: Vec<ByteArray> = ends
+                    .iter()
+                    .map(|&end| {
+                        let v = ByteArray::from(all.slice(start..end));
+                        start = end;
+                        v
+                    })
+                    .collect();
+                w.write_batch(&values, defs, None)
+            }
+            (
+                ColumnWriter::ByteArrayColumnWriter(w),
+                Buffer::Vocab(words, at),
+            ) => {
+                let values: Vec<ByteArray> = at
+                    .iter()
+                    .map(|&i| {
+                        let word = words[usize::from(i)].as_bytes();
+                        ByteArray::from(Bytes::from_static(word))
+                    })
+                    .collect();
+                w.write_batch(&values, defs, None)
+            }
+            (ColumnWriter::Int32ColumnWriter(w), Buffer::I32(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::Int64ColumnWriter(w), Buffer::I64(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::DoubleColumnWriter(w), Buffer::F64(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            (ColumnWriter::BoolColumnWriter(w), Buffer::Bool(v)) => {
+                w.write_batch(v, defs, None)
+            }
+            _ => unreachable!("the buffers follow the schema"),
+        }?;
+        column.close()?
+    };
+    Ok((Bytes::from(sink.into_inner()?), close))
+}
+
 impl<W: Write + Send> Values for Parquet<W> {
     fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
         let mut columns = self.columns.iter_mut();
         let mut skip = skip;
-        row.for_each_value(|v| {
+        row.for_each_cell(|v| {
             if skip > 0 {
                 skip -= 1;
                 return;
             }
             let Some((buffer, defs)) = columns.next() else { return };
             let present = match (buffer, v) {
-                (_, ValueRef::Null) => false,
-                (Buffer::Str(b, ends), ValueRef::Str(s)) => {
-                    b.extend_from_slice(s.as_bytes());
-                    ends.push(b.len());
-                    true
-                }
-                (Buffer::I32(b), ValueRef::Int(n)) => {
+                (_, Cell::Ref(ValueRef::Null)) => false,
+                (buffer, Cell::Static(s)) => push_word(buffer, s),
+                (buffer, Cell::Ref(ValueRef::Str(s))) => push_str(buffer, s),
+                (Buffer::I32(b), Cell::Ref(ValueRef::Int(n))) => {
                     b.push(n as i32);
                     true
                 }
-                (Buffer::I64(b), ValueRef::Int(n)) => {
+                (Buffer::I64(b), Cell::Ref(ValueRef::Int(n))) => {
                     b.push(n);
                     true
                 }
-                (Buffer::F64(b), ValueRef::F64(f)) => {
+                (Buffer::F64(b), Cell::Ref(ValueRef::F64(f))) => {
                     b.push(f);
                     true
                 }
-                (Buffer::Bool(b), ValueRef::Bool(x)) => {
+                (Buffer::Bool(b), Cell::Ref(ValueRef::Bool(x))) => {
                     b.push(x);
                     true
                 }
@@ -487,5 +588,58 @@ impl<W: Write + Send> Values for Parquet<W> {
         self.flush_group()?;
         let mut out = self.writer.into_inner().map_err(perr)?;
         out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(buffer: &Buffer) -> Vec<String> {
+        match buffer {
+            Buffer::Str(bytes, ends) => {
+                let mut start = 0;
+                ends.iter()
+                    .map(|&end| {
+                        let s = &bytes[start..end];
+                        start = end;
+                        String::from_utf8(s.to_vec()).unwrap()
+                    })
+                    .collect()
+            }
+            Buffer::Vocab(words, at) => {
+                at.iter().map(|&i| words[usize::from(i)].to_string()).collect()
+            }
+            _ => panic!("not a string column"),
+        }
+    }
+
+    #[test]
+    fn words_and_strings_mix_in_a_column() {
+        let mut b = Buffer::Str(Vec::new(), Vec::new());
+        assert!(push_word(&mut b, "allowed"));
+        assert!(push_word(&mut b, "partial"));
+        assert!(push_word(&mut b, "allowed"));
+        assert!(matches!(&b, Buffer::Vocab(w, _) if w.len() == 2));
+        assert!(push_str(&mut b, "other"));
+        assert!(push_word(&mut b, "partial"));
+        assert!(matches!(b, Buffer::Str(..)));
+        assert_eq!(
+            strings(&b),
+            ["allowed", "partial", "allowed", "other", "partial"]
+        );
+        // Past 256 different words, the column holds copies.
+        let words: Vec<&'static str> = (0..300)
+            .map(|i| &*Box::leak(format!("w{i}").into_boxed_str()))
+            .collect();
+        let mut b = Buffer::Str(Vec::new(), Vec::new());
+        for w in &words {
+            assert!(push_word(&mut b, w));
+        }
+        assert!(matches!(b, Buffer::Str(..)));
+        assert_eq!(strings(&b), words);
+        // Not a string column: no value.
+        assert!(!push_word(&mut Buffer::I32(Vec::new()), "x"));
+        assert!(!push_str(&mut Buffer::I32(Vec::new()), "x"));
     }
 }
