@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use crate::problem::{Problem, ProblemKind};
 use crate::warc;
 
-/// The input buffer of a file: a gzip member read whole from it is
-/// inflated in one call ([`warc`]), and few members straddle two fills.
+/// The input buffer of a file: large enough that few gzip members
+/// straddle two fills.
 const INPUT_BUFFER: usize = 256 << 10;
 
 /// What kind of input a file is.

@@ -12,7 +12,6 @@ use robotrules_fetch::policy::{self, Access, StatusClass};
 use robotrules_fetch::{Outcome, Response};
 
 use crate::capture::Capture;
-use crate::inflate::gunzip_one;
 
 /// Bodies are decoded up to this many bytes: the size reported is at most
 /// this.
@@ -118,17 +117,10 @@ fn decode<'a>(
     let mut out = Vec::new();
     let ok = match enc.as_str() {
         "" | "identity" => return Some(body),
-        "gzip" | "x-gzip" => {
-            // One member, whole and sound (the usual case), in one call;
-            // anything else as a stream.
-            if let Some(one) = gunzip_one(&body, DECODE_LIMIT as usize) {
-                return Some(Cow::Owned(one));
-            }
-            flate2::read::MultiGzDecoder::new(&body[..])
-                .take(DECODE_LIMIT)
-                .read_to_end(&mut out)
-                .is_ok()
-        }
+        "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(&body[..])
+            .take(DECODE_LIMIT)
+            .read_to_end(&mut out)
+            .is_ok(),
         "deflate" => {
             // Servers send zlib streams or raw deflate under this name.
             flate2::read::ZlibDecoder::new(&body[..])

@@ -73,20 +73,15 @@
 //! # Crate features
 //!
 //! None: Parquet is written with the `parquet` crate's column writers
-//! (no Arrow), compressed with Snappy. Gzip members are inflated with
-//! libdeflate (built from source by `libdeflate-sys`) when whole in the
-//! input buffer, and with zlib-rs otherwise; the calls into libdeflate
-//! are the crate's only `unsafe` code.
+//! (no Arrow), compressed with Snappy; gzip members are inflated with
+//! zlib-rs.
 
-// `unsafe` only in `inflate`, the calls into libdeflate.
-#![deny(unsafe_code)]
-#![deny(clippy::undocumented_unsafe_blocks)]
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod capture;
 pub mod dist;
 mod eval;
-mod inflate;
 mod job;
 mod problem;
 mod row;

@@ -14,7 +14,6 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
 
-use crate::inflate::{gzip_header_len, Inflater};
 use crate::problem::{Problem, ProblemKind};
 
 /// At most this many bytes of a gzip member are decompressed and kept;
@@ -22,12 +21,6 @@ use crate::problem::{Problem, ProblemKind};
 /// KiB; this leaves room for a 500 KiB body after long headers and keeps
 /// a decompression bomb to a bounded buffer.
 pub const MEMBER_LIMIT: usize = 8 << 20;
-
-/// A member that inflates to at most this many bytes, and whose
-/// compressed bytes are all in the input buffer, is inflated in one call
-/// (libdeflate); any other member, and any damaged one, by the streaming
-/// decoder.
-const FAST_LIMIT: usize = 256 << 10;
 
 /// At most this many bytes of a WARC header are read.
 const HEADER_LIMIT: usize = 64 << 10;
@@ -221,8 +214,6 @@ pub struct Reader<R> {
     recorded: Vec<u8>,
     inflater: Decompress,
     scratch: Vec<u8>,
-    fast: Option<Inflater>,
-    fast_out: Vec<u8>,
     done: bool,
 }
 
@@ -239,9 +230,6 @@ impl<R: BufRead> Reader<R> {
             recorded: Vec::new(),
             inflater: Decompress::new(false),
             scratch: Vec::new(),
-            // Miri runs no foreign code: the streaming decoder only.
-            fast: if cfg!(miri) { None } else { Inflater::new() },
-            fast_out: Vec::new(),
             done: false,
         }
     }
@@ -282,12 +270,6 @@ impl<R: BufRead> Reader<R> {
                 format!("{skipped} bytes that are not a gzip member"),
             );
             self.pending = vec![Err(p)].into_iter();
-            return Ok(());
-        }
-        if let Some(n) = self.fast_member()? {
-            let data = std::mem::take(&mut self.fast_out);
-            self.pending = self.records(&data[..n], offset, false).into_iter();
-            self.fast_out = data;
             return Ok(());
         }
         self.buf.clear();
@@ -340,38 +322,6 @@ impl<R: BufRead> Reader<R> {
         self.pending = self.records(&data, offset, cut).into_iter();
         self.buf = data;
         Ok(())
-    }
-
-    /// The fast path of [`Reader::member`]: inflates the member at the
-    /// start of the buffered input in one call, if it is whole there,
-    /// small and sound, and consumes it. `None` (nothing consumed) sends
-    /// the member to the streaming decoder.
-    fn fast_member(&mut self) -> io::Result<Option<usize>> {
-        let Some(inflater) = self.fast.as_mut() else { return Ok(None) };
-        let buf = self.input.fill_buf()?;
-        let Some(start) = gzip_header_len(buf) else { return Ok(None) };
-        if self.fast_out.is_empty() {
-            self.fast_out = vec![0; FAST_LIMIT];
-        }
-        let Some((used, made)) =
-            inflater.inflate(&buf[start..], &mut self.fast_out)
-        else {
-            return Ok(None);
-        };
-        let end = start + used;
-        let Some(trailer) = buf.get(end..end + 8) else { return Ok(None) };
-        let want_crc = u32::from_le_bytes([
-            trailer[0], trailer[1], trailer[2], trailer[3],
-        ]);
-        let want_len = u32::from_le_bytes([
-            trailer[4], trailer[5], trailer[6], trailer[7],
-        ]);
-        let out = &self.fast_out[..made];
-        if want_len != made as u32 || want_crc != crc32fast::hash(out) {
-            return Ok(None);
-        }
-        self.input.consume(end + 8);
-        Ok(Some(made))
     }
 
     /// The records of one inflated gzip member at `offset`; `cut` if the
