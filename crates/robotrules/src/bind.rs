@@ -111,7 +111,7 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
         self.global = false;
     }
 
-    #[inline]
+    #[inline(always)]
     fn line(
         &mut self,
         number: u32,
@@ -138,7 +138,7 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
                     }
                 }
             }
-            Some(Directive::Rule { allow, value, special })
+            Some(Directive::Rule { allow, value })
                 if self.in_group =>
             {
                 // Where the group's rules go, if anywhere.
@@ -160,6 +160,9 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
                     kept.rules.reserve(bytes / 16 + 1);
                     kept.text.reserve(bytes);
                 }
+                // Without a `%`, `*` or byte ≥ 0x80, the value is as
+                // normalised and holds no wildcard.
+                let special = crate::swar::has_special(value);
                 let pattern = if special && pattern::needs_escape(value) {
                     self.escaped.clear();
                     pattern::escape_into(value, &mut self.escaped);

@@ -49,14 +49,12 @@ const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 pub(crate) enum Directive<'a> {
     /// A `user-agent` line's value.
     Agent(&'a [u8]),
-    /// An `allow` or `disallow` line's value, not yet normalised;
-    /// `special` is false when the line holds no `%`, `*` or byte ≥ 0x80,
-    /// so that normalising cannot change the value and it has no `*`.
-    Rule { allow: bool, value: &'a [u8], special: bool },
+    /// An `allow` or `disallow` line's value, not yet normalised.
+    Rule { allow: bool, value: &'a [u8] },
     /// A `sitemap` line's value.
     Sitemap(&'a [u8]),
-    /// Any other key, and its value (`special` as for rules).
-    Other { key: &'a [u8], value: &'a [u8], special: bool },
+    /// Any other key, and its value.
+    Other { key: &'a [u8], value: &'a [u8] },
 }
 
 /// What the parser tells about a body, line by line: the one reading of
@@ -88,11 +86,12 @@ pub(crate) fn read<'a, S: Sink<'a>>(
         group_has_rules: false,
     };
     let mut rest = skip_bom(body);
+    // Most bodies hold no NUL: then no line is searched for one.
+    let nul_free = memchr::memchr(0, rest).is_none();
     let mut number: u32 = 0;
     loop {
         number += 1;
-        // One pass finds the line's end and the bytes that split it.
-        let marks = swar::line_marks(rest);
+        let marks = swar::line_marks(rest, nul_free);
         match marks.end {
             Some(at) => {
                 reading.line(sink, number, &rest[..at], marks);
@@ -183,6 +182,7 @@ type KeyValue<'a> = (&'a [u8], &'a [u8]);
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
 /// directive (RFC 9309 §2.2: `key ":" value`, comments after `#`).
+#[inline(always)]
 fn split_line(
     content: &[u8],
     hash: Option<usize>,
@@ -245,7 +245,7 @@ struct Reading {
 
 impl Reading {
     /// Reads line `number`, whose marks are `marks`.
-    #[inline]
+    #[inline(always)]
     fn line<'a, S: Sink<'a>>(
         &mut self,
         sink: &mut S,
@@ -297,12 +297,10 @@ impl Reading {
             Key::Allow | Key::Disallow => {
                 self.group_has_rules |= self.in_group;
                 let allow = kind == Key::Allow;
-                Directive::Rule { allow, value, special: marks.special }
+                Directive::Rule { allow, value }
             }
             Key::Sitemap => Directive::Sitemap(value),
-            Key::Unknown => {
-                Directive::Other { key, value, special: marks.special }
-            }
+            Key::Unknown => Directive::Other { key, value },
         };
         sink.line(number, bits, Some(directive));
     }
@@ -356,20 +354,20 @@ impl<'a> Sink<'a> for Full {
                     agent::is_global(value),
                 );
             }
-            Some(Directive::Rule { allow, value, special }) => {
+            Some(Directive::Rule { allow, value }) => {
                 let tag = if allow { Tag::Allow } else { Tag::Disallow };
-                self.put_escaped(bits, tag, None, value, special);
+                self.put_escaped(bits, tag, None, value);
             }
             Some(Directive::Sitemap(value)) => {
                 store::put_sitemap(&mut self.store, bits, value)
             }
-            Some(Directive::Other { key, value, special }) => {
+            Some(Directive::Other { key, value }) => {
                 let tag = if keys::is_unused(key) {
                     Tag::Unused
                 } else {
                     Tag::Unknown
                 };
-                self.put_escaped(bits, tag, Some(key), value, special);
+                self.put_escaped(bits, tag, Some(key), value);
             }
         }
     }
@@ -377,17 +375,15 @@ impl<'a> Sink<'a> for Full {
 
 impl Full {
     /// Stores a rule or unknown directive with its value normalised, and
-    /// its written form too when normalising changed it (which it cannot
-    /// unless `special`).
+    /// its written form too when normalising changed it.
     fn put_escaped(
         &mut self,
         bits: u8,
         tag: Tag,
         key: Option<&[u8]>,
         value: &[u8],
-        special: bool,
     ) {
-        if special && pattern::needs_escape(value) {
+        if swar::has_special(value) && pattern::needs_escape(value) {
             self.escaped.clear();
             pattern::escape_into(value, &mut self.escaped);
             let escaped = self.escaped.as_bytes();
@@ -426,7 +422,7 @@ mod tests {
 
     /// Splits a line as the parser does.
     fn split(line: &[u8]) -> Option<KeyValue<'_>> {
-        let marks = swar::line_marks(line);
+        let marks = swar::line_marks(line, false);
         split_line(line, marks.hash, marks.colon).1
     }
 

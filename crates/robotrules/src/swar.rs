@@ -20,13 +20,6 @@ fn eq(x: u64, c: u8) -> u64 {
     v.wrapping_sub(LO) & !v & HI
 }
 
-/// The high bit of each byte of `x` below `n` (at most 128), with the
-/// same guarantee as `eq`: the lowest set bit is exact.
-#[inline]
-fn below(x: u64, n: u8) -> u64 {
-    x.wrapping_sub(LO * u64::from(n)) & !x & HI
-}
-
 /// Returns the index of the first byte of `s` that is `a` or `b`.
 #[inline]
 pub(crate) fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
@@ -59,8 +52,7 @@ fn scan(
     }
 }
 
-/// What one pass over a line finds: where it ends, and the bytes that
-/// split its content.
+/// Where a line ends, and the bytes that split its content.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub(crate) struct Marks {
     /// The first LF or CR: the line's end.
@@ -71,82 +63,53 @@ pub(crate) struct Marks {
     pub(crate) hash: Option<usize>,
     /// The first `:` before the end, any NUL and any `#`.
     pub(crate) colon: Option<usize>,
-    /// A `%`, `*` or byte ≥ 0x80 before the end: without one, the line's
-    /// values are as normalised (see `pattern::needs_escape`) and hold no
-    /// wildcard.
-    pub(crate) special: bool,
 }
 
-impl Marks {
-    /// Notes byte `c` at `at`; returns true at the line's end. Noting a
-    /// byte twice changes nothing.
-    #[inline(always)]
-    fn note(&mut self, c: u8, at: usize) -> bool {
-        match c {
-            b'\n' | b'\r' => {
-                self.end = Some(at);
-                return true;
-            }
-            0 if self.nul.is_none() => self.nul = Some(at),
-            b'#' if self.hash.is_none() && self.nul.is_none() => {
-                self.hash = Some(at);
-            }
-            b':' if self.colon.is_none()
-                && self.hash.is_none()
-                && self.nul.is_none() =>
-            {
-                self.colon = Some(at);
-            }
-            _ => {}
-        }
-        false
-    }
-}
-
-/// Finds, in one pass, the end of the line that `s` starts with (its
-/// first LF or CR) and its first NUL, `#` and `:` that matter (see
-/// [`Marks`]). Eight bytes at a time: every candidate byte of a word is
-/// looked at, false positives included, so the answer is exact.
+/// Finds the end of the line that `s` starts with (its first LF or CR)
+/// and its first NUL, `#` and `:` that matter (see [`Marks`]).
+/// `nul_free` says that `s` holds no NUL, so that none is looked for.
+///
+/// The searches are `memchr`'s: a line of a robots.txt is rarely longer
+/// than one of its vectors, so each finds its byte in one or two steps,
+/// and long lines (long paths are common) cost little per byte.
 #[inline]
-pub(crate) fn line_marks(s: &[u8]) -> Marks {
-    let mut marks = Marks::default();
-    // LF, CR and NUL are among the bytes below 0x0E; `note` passes over
-    // the others (tabs, mostly).
-    let word = |x: u64| below(x, 0x0e) | eq(x, b'#') | eq(x, b':');
-    if s.len() < 8 {
-        for (at, &c) in s.iter().enumerate() {
-            if marks.note(c, at) {
-                break;
-            }
-            marks.special |= c == b'%' || c == b'*' || c >= 0x80;
+pub(crate) fn line_marks(s: &[u8], nul_free: bool) -> Marks {
+    let (end, mut hash) = match memchr::memchr3(b'\n', b'\r', b'#', s) {
+        Some(at) if s[at] == b'#' => {
+            let end = memchr::memchr2(b'\n', b'\r', &s[at + 1..]);
+            (end.map(|e| at + 1 + e), Some(at))
         }
-        return marks;
+        stop => (stop, None),
+    };
+    let line = &s[..end.unwrap_or(s.len())];
+    let nul = if nul_free { None } else { memchr::memchr(0, line) };
+    if let (Some(n), Some(h)) = (nul, hash) {
+        if n < h {
+            hash = None;
+        }
     }
-    let mut i = 0;
-    loop {
-        // The last word overlaps the one before; noting its bytes again
-        // changes nothing, and none of them ended the line.
-        let at = i.min(s.len() - 8);
-        let x = load(&s[at..]);
-        let mut hits = word(x);
-        // A false `%` or `*` sits above a true one: exact up to the
-        // line's end.
-        let special = eq(x, b'%') | eq(x, b'*') | (x & HI);
-        while hits != 0 {
-            let bit = hits.trailing_zeros();
-            let k = at + (bit / 8) as usize;
-            hits &= hits - 1;
-            if marks.note(s[k], k) {
-                // Only the bytes before the end count.
-                marks.special |= special & ((1u64 << bit) - 1) != 0;
-                return marks;
-            }
+    let content = hash.or(nul).unwrap_or(line.len());
+    let colon = memchr::memchr(b':', &line[..content]);
+    Marks { end, nul, hash, colon }
+}
+
+/// Returns true if `s` holds a `%`, `*` or byte ≥ 0x80: without one, a
+/// value is as normalised (see `pattern::needs_escape`) and holds no
+/// wildcard. Sixteen bytes at a time in a fold that the compiler turns
+/// into vector instructions in safe code, the last block overlapping the
+/// one before; eight at a time below 16 bytes.
+#[inline]
+pub(crate) fn has_special(s: &[u8]) -> bool {
+    let special = |c: u8| (c == b'%') | (c == b'*') | (c >= 0x80);
+    let block = |b: &[u8]| b.iter().fold(false, |any, &c| any | special(c));
+    // A false `%` or `*` sits above a true one: the test is exact.
+    let word = |x: u64| eq(x, b'%') | eq(x, b'*') | (x & HI) != 0;
+    match s.len() {
+        16.. => {
+            s.chunks_exact(16).any(block) || block(&s[s.len() - 16..])
         }
-        marks.special |= special != 0;
-        if at == s.len() - 8 {
-            return marks;
-        }
-        i += 8;
+        8.. => word(load(s)) || word(load(&s[s.len() - 8..])),
+        _ => s.iter().any(|&c| special(c)),
     }
 }
 
@@ -187,9 +150,20 @@ mod tests {
         let hash = content.iter().position(|&c| c == b'#');
         let before = &content[..hash.unwrap_or(content.len())];
         let colon = before.iter().position(|&c| c == b':');
-        let special =
-            line.iter().any(|&c| c == b'%' || c == b'*' || c >= 0x80);
-        Marks { end, nul, hash, colon, special }
+        Marks { end, nul, hash, colon }
+    }
+
+    /// `line_marks`, told whether `s` is free of NUL.
+    fn checked_marks(s: &[u8]) -> Marks {
+        let m = line_marks(s, false);
+        if !s.contains(&0) {
+            assert_eq!(line_marks(s, true), m);
+        }
+        assert_eq!(
+            has_special(s),
+            s.iter().any(|&c| c == b'%' || c == b'*' || c >= 0x80)
+        );
+        m
     }
 
     #[test]
@@ -215,7 +189,7 @@ mod tests {
                     s.iter().position(|&c| c == b'#' || c == b':')
                 );
                 assert_eq!(find1(s, b'#'), s.iter().position(|&c| c == b'#'));
-                assert_eq!(line_marks(s), naive_marks(s));
+                assert_eq!(checked_marks(s), naive_marks(s));
                 assert_eq!(
                     find_path_mark(s),
                     s.iter()
@@ -242,7 +216,7 @@ mod tests {
                     find_escape_candidate(&s),
                     want(&|b| b == b'%' || b >= 0x80)
                 );
-                assert_eq!(line_marks(&s), naive_marks(&s));
+                assert_eq!(checked_marks(&s), naive_marks(&s));
                 assert_eq!(
                     find_path_mark(&s),
                     want(&|b| matches!(b, b'/' | b'?' | b';' | b'#'))
@@ -252,7 +226,7 @@ mod tests {
         // Every pair of marks, at every pair of positions.
         let marks =
             [b'\n', b'\r', 0, b'\t', b'#', b':', b'%', b'*', 0x80, 0xff, b'x'];
-        for len in [1, 7, 8, 9, 17, 24] {
+        for len in [1, 7, 8, 9, 17, 24, 40] {
             for i in 0..len {
                 for j in 0..len {
                     for &a in &marks {
@@ -260,7 +234,7 @@ mod tests {
                             let mut s = alloc::vec![b'y'; len];
                             s[i] = a;
                             s[j] = b;
-                            assert_eq!(line_marks(&s), naive_marks(&s));
+                            assert_eq!(checked_marks(&s), naive_marks(&s));
                         }
                     }
                 }
