@@ -138,9 +138,7 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
                     }
                 }
             }
-            Some(Directive::Rule { allow, value })
-                if self.in_group =>
-            {
+            Some(Directive::Rule { allow, value }) if self.in_group => {
                 // Where the group's rules go, if anywhere.
                 let kept = if self.named {
                     &mut self.for_named

@@ -105,9 +105,7 @@ pub(crate) fn has_special(s: &[u8]) -> bool {
     // A false `%` or `*` sits above a true one: the test is exact.
     let word = |x: u64| eq(x, b'%') | eq(x, b'*') | (x & HI) != 0;
     match s.len() {
-        16.. => {
-            s.chunks_exact(16).any(block) || block(&s[s.len() - 16..])
-        }
+        16.. => s.chunks_exact(16).any(block) || block(&s[s.len() - 16..]),
         8.. => word(load(s)) || word(load(&s[s.len() - 8..])),
         _ => s.iter().any(|&c| special(c)),
     }
