@@ -373,8 +373,7 @@ fn key(s: &[u8]) -> u64 {
 
 /// Returns true if and only if `a <= b`, for strings whose keys are
 /// equal: their first eight bytes are, unless one of the two is shorter.
-#[cold]
-#[inline(never)]
+#[inline]
 fn tie(a: &[u8], b: &[u8]) -> bool {
     match (a.get(8..), b.get(8..)) {
         (Some(a), Some(b)) => is_at_most(a, b),
