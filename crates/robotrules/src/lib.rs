@@ -87,7 +87,7 @@
 //! cut there (see [`Robots::is_truncated`]). Matching a URL costs at most
 //! O(|path| · |pattern|) per rule, with no backtracking. A [`Matcher`]
 //! holds its rules (28 bytes each, and their patterns) and, once its checks
-//! prove busy, an index of at most 36 bytes per rule and 20 more per
+//! prove busy, an index of at most 36 bytes per rule and 12 more per
 //! wildcard rule, built in O(n log n) for n rules.
 
 #![no_std]

@@ -853,7 +853,7 @@ impl Matcher {
     /// included once built.
     ///
     /// The rules take their patterns' bytes and 28 bytes each; the index
-    /// adds at most 36 bytes per rule and 20 more per wildcard rule.
+    /// adds at most 36 bytes per rule and 12 more per wildcard rule.
     pub fn heap_size(&self) -> usize {
         let first = self
             .first
@@ -968,10 +968,10 @@ struct Index {
     /// Rule positions in `Matcher::rules`, best first: by rank.
     order: Box<[u32]>,
     prefixes: Box<[Prefix]>,
-    /// The wildcard rules of each prefix, by rank, and the bytes (all
-    /// ASCII) each needs after its prefix.
+    /// The wildcard rules of each prefix, by rank, and a digest of the
+    /// bytes each needs after its prefix (see `pattern::byte_digest`).
     wild_rank: Box<[u32]>,
-    wild_required: Box<[u128]>,
+    wild_required: Box<[u64]>,
 }
 
 impl Index {
@@ -1048,7 +1048,9 @@ impl Index {
             .map(|&rank| {
                 let rule = &rules[order[rank as usize] as usize];
                 let (_, _, after, _) = rule.parts(text);
-                pattern::byte_set(after) & !(1u128 << b'*')
+                // `*` is not needed in the path; dropping its bit (which
+                // `j` and `J` share) only lets more paths through.
+                pattern::byte_digest(after) & !pattern::byte_digest(b"*")
             })
             .collect::<Vec<_>>();
         Index {
@@ -1063,7 +1065,7 @@ impl Index {
         self.order.len() * size_of::<u32>()
             + self.prefixes.len() * size_of::<Prefix>()
             + self.wild_rank.len() * size_of::<u32>()
-            + self.wild_required.len() * size_of::<u128>()
+            + self.wild_required.len() * size_of::<u64>()
     }
 
     /// Where the wildcard rules of prefix `at` end.
@@ -1127,7 +1129,7 @@ impl Index {
             at = p.parent;
         }
         if wild && best != 0 {
-            let set = pattern::byte_set(path);
+            let set = pattern::byte_digest(path);
             let mut at = top;
             while let Some(p) = self.prefixes.get(at as usize) {
                 let rest = &path[p.len as usize..];

@@ -225,6 +225,32 @@ static BIT: [u128; 256] = {
     table
 };
 
+/// A 64-bit digest of the set of bytes in `bytes`, for the index's
+/// prefilter: each byte sets one bit, which it may share with others
+/// (letters share theirs across case, and punctuation and digits with
+/// control bytes), so that a set of a pattern's bytes that is not within
+/// a path's proves that the path lacks one of them, and one within proves
+/// nothing. Half the work of [`byte_set`] per byte.
+#[inline]
+pub(crate) fn byte_digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |set, &b| set | DIGEST[usize::from(b)])
+}
+
+/// `DIGEST[b]` is the bit of byte `b` in a [`byte_digest`]: bits 0 to 31
+/// for the bytes below `@` (by their low five bits), 32 to 63 for `@` to
+/// DEL (letters, by their low five bits: both cases share a bit); bytes
+/// ≥ 0x80 as their low seven bits.
+static DIGEST: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let low = b & 127;
+        table[b] = 1u64 << ((low & 31) | ((low >> 1) & 32));
+        b += 1;
+    }
+    table
+};
+
 /// Haystacks up to this long are searched with a plain scan.
 const SHORT: usize = 64;
 
@@ -257,6 +283,25 @@ fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_digest_is_a_superset_test() {
+        let path: alloc::vec::Vec<u8> = (0..=255).collect();
+        for b in 0..=255u8 {
+            // A byte's bit is in the digest of any string that holds it.
+            let digest = byte_digest(&[b]);
+            assert_eq!(digest.count_ones(), 1);
+            assert_eq!(digest & !byte_digest(&path), 0);
+            assert_eq!(digest & !byte_digest(&[b'a', b, b'/']), 0);
+        }
+        // What the prefilter tells apart: letters from punctuation and
+        // digits, and letters from each other.
+        assert_ne!(byte_digest(b"o"), byte_digest(b"/"));
+        assert_ne!(byte_digest(b"q"), byte_digest(b"1"));
+        assert_ne!(byte_digest(b"a"), byte_digest(b"b"));
+        assert_eq!(byte_digest(b"a"), byte_digest(b"A"));
+        assert_ne!(byte_digest(b"?") & !byte_digest(b"/web/p/"), 0);
+    }
 
     /// The reference's reading, recursively: `*` tries every length.
     fn naive(pattern: &[u8], path: &[u8]) -> bool {

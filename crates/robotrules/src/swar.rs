@@ -1,6 +1,8 @@
-//! Byte searches eight bytes at a time in plain `u64` arithmetic, for the
-//! short lines of a robots.txt, where a call to a vectorised search costs
-//! more than it saves.
+//! Byte searches in the short strings of a robots.txt (keys, patterns,
+//! URLs), where a call to a vectorised search costs more than it saves:
+//! eight bytes at a time in plain `u64` arithmetic, or sixteen in folds
+//! that the compiler vectorises. Lines themselves are found with `memchr`
+//! ([`line_marks`]).
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
@@ -69,9 +71,10 @@ pub(crate) struct Marks {
 /// and its first NUL, `#` and `:` that matter (see [`Marks`]).
 /// `nul_free` says that `s` holds no NUL, so that none is looked for.
 ///
-/// The searches are `memchr`'s: a line of a robots.txt is rarely longer
-/// than one of its vectors, so each finds its byte in one or two steps,
-/// and long lines (long paths are common) cost little per byte.
+/// The searches are `memchr`'s: most lines of a robots.txt fit in one or
+/// two of its vectors, and long ones (long paths are common in large
+/// files) cost little per byte. Each search stops at the line's end, so a
+/// body is read in linear time.
 #[inline]
 pub(crate) fn line_marks(s: &[u8], nul_free: bool) -> Marks {
     let (end, mut hash) = match memchr::memchr3(b'\n', b'\r', b'#', s) {
