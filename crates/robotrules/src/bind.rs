@@ -8,7 +8,6 @@
 //! names the crawler, or, if none does, every `*` group.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use crate::agent;
 use crate::extension::Pacing;
@@ -17,6 +16,7 @@ use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::parse::{self, Directive, Sink};
 use crate::pattern;
 use crate::robots::Robots;
+use crate::staged::Staged;
 
 /// Parses `body` into a matcher for the crawler known by `agents`.
 pub(crate) fn matcher(
@@ -30,7 +30,6 @@ pub(crate) fn matcher(
         return Robots::parse_with(body, parse).matcher_with(agents, options);
     }
     let mut sink = ForCrawler {
-        body_len: body.len(),
         agents,
         keep_global: !options.get_ignore_global(),
         in_group: false,
@@ -38,37 +37,59 @@ pub(crate) fn matcher(
         global: false,
         pacing: Pacing::default(),
         any_named: false,
-        for_named: Kept::default(),
-        for_global: Kept::default(),
+        for_named: Kept::new(body.len()),
+        for_global: Kept::new(body.len()),
         escaped: String::new(),
     };
     let (_, truncated) = parse::read(body, parse, &mut sink);
     sink.end_group();
-    let kept = if sink.any_named {
-        sink.for_named
-    } else if sink.keep_global {
-        sink.for_global
-    } else {
-        Kept::default()
-    };
     let mut matcher = Matcher::empty(sink.any_named);
-    matcher.set_rules(kept.rules, kept.text);
-    matcher.set_pacing(kept.pacing);
     matcher.set_truncated(truncated);
+    let kept = if sink.any_named {
+        &mut sink.for_named
+    } else if sink.keep_global {
+        &mut sink.for_global
+    } else {
+        return matcher;
+    };
+    matcher.set_rules(kept.rules.take_vec(), kept.text.take_vec());
+    matcher.set_pacing(kept.pacing);
     matcher
 }
 
 /// The rules (in a matcher's form) and pacing of the groups of one kind.
-#[derive(Default)]
+///
+/// A small file's rules and patterns stay in place until the matcher
+/// takes them, in one allocation each. Past that, the buffers reserve for
+/// the whole body: the patterns are part of it (unless escaping grows
+/// them, which is rare), and rule lines are rarely shorter than 16 bytes.
+/// Past 1 MiB of body, they grow as they fill, so that a huge body with
+/// few rules reserves little.
 struct Kept {
-    rules: Vec<Entry>,
-    text: Vec<u8>,
+    rules: Staged<Entry, 12>,
+    text: Staged<u8, 256>,
     pacing: Pacing,
 }
 
+impl Kept {
+    /// Drops the rules and pacing kept so far.
+    fn clear(&mut self) {
+        self.rules.clear();
+        self.text.clear();
+        self.pacing = Pacing::default();
+    }
+
+    fn new(body_len: usize) -> Kept {
+        let bytes = body_len.min(1 << 20);
+        Kept {
+            rules: Staged::new(bytes / 16 + 1),
+            text: Staged::new(bytes),
+            pacing: Pacing::default(),
+        }
+    }
+}
+
 struct ForCrawler<'s> {
-    /// The body's length, to size the buffers of the rules kept.
-    body_len: usize,
     agents: &'s [&'s str],
     /// False with [`MatchOptions::ignore_global`].
     keep_global: bool,
@@ -134,7 +155,7 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
                     if !self.any_named {
                         self.any_named = true;
                         // The `*` groups will not apply.
-                        self.for_global = Kept::default();
+                        self.for_global.clear();
                     }
                 }
             }
@@ -147,17 +168,6 @@ impl<'a> Sink<'a> for ForCrawler<'_> {
                 } else {
                     return;
                 };
-                if kept.text.capacity() == 0 {
-                    // Sized once for most files: the patterns are part of
-                    // the body (unless escaping grows them, which is
-                    // rare), and rule lines are rarely shorter than 16
-                    // bytes. Past 1 MiB of body, the buffers grow as they
-                    // fill, so that a huge body with few rules reserves
-                    // little. Both are shrunk to fit at the end.
-                    let bytes = self.body_len.min(1 << 20);
-                    kept.rules.reserve(bytes / 16 + 1);
-                    kept.text.reserve(bytes);
-                }
                 // Without a `%`, `*` or byte ≥ 0x80, the value is as
                 // normalised and holds no wildcard.
                 let special = crate::swar::has_special(value);

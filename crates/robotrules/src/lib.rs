@@ -114,6 +114,7 @@ mod pattern;
 mod report;
 mod robots;
 mod rule;
+mod staged;
 mod store;
 mod swar;
 mod verdict;

@@ -15,6 +15,7 @@ use crate::pattern;
 use crate::report::Tag;
 use crate::robots::Robots;
 use crate::rule::{Rule, RuleKind, RuleView};
+use crate::staged::Buffer;
 use crate::verdict;
 
 /// The verdict for one URL, and the rule that decided it.
@@ -128,7 +129,7 @@ const NONE: u32 = u32::MAX;
 
 /// One rule as a matcher keeps it: a few numbers, and its pattern (and
 /// its value as written, where that differs) in `Matcher::text`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Entry {
     off: u32,
     len: u32,
@@ -276,9 +277,10 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
 /// [`push_rule`] from a rule's parts: its normalised pattern and its
 /// value as written (the same slice when normalising changed nothing);
 /// `may_have_star` is false if the pattern is known to hold no `*`.
+#[inline]
 pub(crate) fn push_parts(
-    rules: &mut Vec<Entry>,
-    text: &mut Vec<u8>,
+    rules: &mut impl Buffer<Entry>,
+    text: &mut impl Buffer<u8>,
     allow: bool,
     pat: &[u8],
     written: &[u8],
@@ -321,16 +323,16 @@ pub(crate) fn push_parts(
         head,
         head_mask,
     };
-    rules.push(entry);
+    rules.extend_from_slice(&[entry]);
     if let Some(keep) = allow.then(|| pattern::index_fallback(pat)).flatten() {
         // The retry is a second, independent rule: it can only win
         // where the pattern itself does not match, since its
         // priority is lower.
         let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
         entry.cut = cut | (flags & DIFFERS);
-        let (prefix, ..) = entry.parts(text);
+        let (prefix, ..) = entry.parts(text.as_slice());
         (entry.head, entry.head_mask) = head_of(prefix);
-        rules.push(entry);
+        rules.extend_from_slice(&[entry]);
     }
 }
 
