@@ -87,7 +87,7 @@ impl Coverage {
 
 /// The most work [`Matcher::coverage`](crate::Matcher::coverage) does
 /// before it answers [`Coverage::Unknown`]: a unit per byte of probe path
-/// and per wildcard rule skipped by its byte set, and, per wildcard rule
+/// and per wildcard rule skipped by its byte digest, and, per wildcard rule
 /// tried, the bytes it is tried on plus one. Real files need a tiny fraction
 /// of it; it bounds the time spent on hostile ones (to a few tenths of a
 /// second). [`Matcher::coverage_within`](crate::Matcher::coverage_within)
@@ -190,19 +190,29 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
     }
 }
 
-/// Returns a short string of bytes that no pattern contains.
+/// Returns a short string of bytes that no pattern contains; if it can,
+/// one whose bit in a byte digest no pattern's bytes have either, so that
+/// the index screens out, for probes made of it, every wildcard rule that
+/// needs a byte of the probe.
 fn fresh_string(rules: &impl Rules) -> Vec<u8> {
-    let mut used = 0u128;
+    let (mut used, mut digest) = (0u128, 0u64);
     let literal = rules.is_literal();
     rules.for_each_pattern(&mut |pat| {
         used |= pattern::byte_set(pat);
+        digest |= pattern::byte_digest(pat);
         if literal {
             // The 1996 reading compares decoded bytes.
             used |= pattern::byte_set(&crate::verdict::decode_1996(pat));
         }
         true
     });
-    match FRESH.iter().find(|&&b| used & (1u128 << b) == 0) {
+    let unused = |&&b: &&u8| used & (1u128 << b) == 0;
+    let fresh = FRESH
+        .iter()
+        .filter(unused)
+        .find(|&&b| digest & pattern::byte_digest(&[b]) == 0)
+        .or_else(|| FRESH.iter().find(unused));
+    match fresh {
         Some(&b) => alloc::vec![b],
         // Patterns are normalised to ASCII, so a non-ASCII character
         // never overlaps one of their segments.

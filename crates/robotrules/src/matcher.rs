@@ -400,7 +400,7 @@ fn is_at_most(a: &[u8], b: &[u8]) -> bool {
 /// as copying those rules: the first checks match them one by one. Once
 /// the checks have done more work than indexing the rules costs, the
 /// matcher builds its index (the rules sorted by priority, their literal
-/// prefixes sorted, and the set of bytes each wildcard rule needs), by
+/// prefixes sorted, and a digest of the bytes each wildcard rule needs), by
 /// itself and once, and later checks look only at rules that can match.
 /// So one `Matcher` is the right tool for one check and for millions; the
 /// index is at most a small multiple of the rules' size.
@@ -1051,7 +1051,8 @@ impl Index {
                 let rule = &rules[order[rank as usize] as usize];
                 let (_, _, after, _) = rule.parts(text);
                 // `*` is not needed in the path; dropping its bit (which
-                // `j` and `J` share) only lets more paths through.
+                // LF, 0x8A and 0xAA share, none of them in a normalised
+                // pattern) only lets more paths through.
                 pattern::byte_digest(after) & !pattern::byte_digest(b"*")
             })
             .collect::<Vec<_>>();

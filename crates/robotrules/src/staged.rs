@@ -7,7 +7,7 @@
 
 use alloc::vec::Vec;
 
-/// What [`matcher::push_parts`](crate::matcher) appends to: a `Vec`, or a
+/// What [`push_parts`](crate::matcher::push_parts) appends to: a `Vec`, or a
 /// [`Staged`] buffer.
 pub(crate) trait Buffer<T> {
     /// The items so far.
@@ -107,8 +107,16 @@ mod tests {
     #[test]
     fn holds_what_a_vec_holds() {
         for spill in [0, 1, 5, 100] {
-            for sizes in [&[][..], &[1, 2, 3], &[4, 4], &[0, 9, 1], &[3, 0, 3]]
-            {
+            for sizes in [
+                &[][..],
+                &[1, 2, 3],
+                &[4, 4],
+                &[0, 9, 1],
+                &[3, 0, 3],
+                &[4, 0],
+                &[3, 1, 1],
+                &[4, 1],
+            ] {
                 let mut staged: Staged<u8, 4> = Staged::new(spill);
                 let mut vec = Vec::new();
                 for (i, &n) in sizes.iter().enumerate() {
@@ -118,14 +126,28 @@ mod tests {
                     vec.extend_from_slice(&items);
                     assert_eq!(staged.as_slice(), &vec[..]);
                     assert_eq!(Buffer::len(&staged), vec.len());
+                    if staged.on_heap() {
+                        // Reserved once, at the spill, and not past it.
+                        let most = spill.max(2 * vec.len()).max(8);
+                        assert!(staged.heap.capacity() <= most);
+                    }
                 }
                 let out = staged.take_vec();
                 assert_eq!(out, vec);
                 assert_eq!(out.capacity(), out.len());
                 assert!(staged.take_vec().is_empty());
-                Buffer::extend_from_slice(&mut staged, &[7; 9]);
-                staged.clear();
-                assert!(staged.as_slice().is_empty());
+                // Used again after a take and after a clear.
+                for fill in [3, 9] {
+                    Buffer::extend_from_slice(
+                        &mut staged,
+                        &alloc::vec![7; fill],
+                    );
+                    assert_eq!(staged.as_slice(), &alloc::vec![7; fill][..]);
+                    staged.clear();
+                    assert!(staged.as_slice().is_empty());
+                    Buffer::extend_from_slice(&mut staged, &[1, 2]);
+                    assert_eq!(staged.take_vec(), [1, 2]);
+                }
             }
         }
     }

@@ -100,7 +100,7 @@ pub(crate) fn line_marks(s: &[u8], nul_free: bool) -> Marks {
 /// value is as normalised (see `pattern::needs_escape`) and holds no
 /// wildcard. Sixteen bytes at a time in a fold that the compiler turns
 /// into vector instructions in safe code, the last block overlapping the
-/// one before; eight at a time below 16 bytes.
+/// one before; eight at a time from 8 to 15 bytes, one at a time below.
 #[inline]
 pub(crate) fn has_special(s: &[u8]) -> bool {
     let special = |c: u8| (c == b'%') | (c == b'*') | (c >= 0x80);
@@ -222,6 +222,40 @@ mod tests {
                     find_path_mark(&s),
                     want(&|b| matches!(b, b'/' | b'?' | b';' | b'#'))
                 );
+            }
+        }
+        // Long lines of marks in a pseudo-random order, past the lengths
+        // of memchr's vectors and loops.
+        let alphabet =
+            [b'\n', b'\r', 0, b'#', b':', b'%', b'*', 0x80, b'x', b'x', b'x'];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for len in (0..300).chain([63, 64, 65, 127, 128, 129, 1000]) {
+            for sparse in [1, 8, 64] {
+                let s: alloc::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        if state % sparse == 0 {
+                            alphabet[(state >> 32) as usize % alphabet.len()]
+                        } else {
+                            b'y'
+                        }
+                    })
+                    .collect();
+                for start in [0, len / 3, len / 2] {
+                    let s = &s[start.min(s.len())..];
+                    assert_eq!(checked_marks(s), naive_marks(s));
+                }
+            }
+        }
+        // Three marks past a vector's length, in every order.
+        for order in [b"\0#:", b"#\0:", b":\0#", b"#:\0", b":#\0", b"\0:#"] {
+            for at in [0, 70, 130] {
+                let mut s = alloc::vec![b'y'; 200];
+                s[at..at + 3].copy_from_slice(order);
+                s[at + 40] = b'\n';
+                assert_eq!(checked_marks(&s), naive_marks(&s));
             }
         }
         // Every pair of marks, at every pair of positions.
