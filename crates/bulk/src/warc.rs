@@ -10,6 +10,7 @@
 //! and reading goes on at the next gzip member (or, in a plain file, the
 //! next line starting with `WARC/`).
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
@@ -209,11 +210,15 @@ pub struct Reader<R> {
     input: Counted<R>,
     file: String,
     gzip: Option<bool>,
-    pending: std::vec::IntoIter<Result<Record, Problem>>,
+    pending: VecDeque<Result<Record, Problem>>,
     buf: Vec<u8>,
     recorded: Vec<u8>,
     inflater: Decompress,
     scratch: Vec<u8>,
+    /// A header line that straddles two reads of a plain file.
+    line: Vec<u8>,
+    /// Which kinds of record keep their blocks (all if `None`).
+    blocks: Option<fn(&str) -> bool>,
     done: bool,
 }
 
@@ -225,13 +230,25 @@ impl<R: BufRead> Reader<R> {
             input: Counted::new(input),
             file: file.to_string(),
             gzip: None,
-            pending: Vec::new().into_iter(),
+            pending: VecDeque::new(),
             buf: Vec::new(),
             recorded: Vec::new(),
             inflater: Decompress::new(false),
             scratch: Vec::new(),
+            line: Vec::new(),
+            blocks: None,
             done: false,
         }
+    }
+
+    /// Keeps the blocks of only the records whose `WARC-Type` (in lower
+    /// case) `keep` accepts: the others come with an empty block, their
+    /// bytes read past without a copy (a reader of captures needs only
+    /// the `response` and `warcinfo` blocks, not those of the `request`
+    /// and `metadata` records beside them).
+    pub(crate) fn blocks_of(mut self, keep: fn(&str) -> bool) -> Reader<R> {
+        self.blocks = Some(keep);
+        self
     }
 
     fn problem(
@@ -269,7 +286,7 @@ impl<R: BufRead> Reader<R> {
                 ProblemKind::Gzip,
                 format!("{skipped} bytes that are not a gzip member"),
             );
-            self.pending = vec![Err(p)].into_iter();
+            self.pending.push_back(Err(p));
             return Ok(());
         }
         self.buf.clear();
@@ -310,7 +327,7 @@ impl<R: BufRead> Reader<R> {
                 let skipped = self.input.pos - offset;
                 let detail = format!("{what} ({e}); {skipped} bytes skipped");
                 let p = self.problem(offset, kind, detail);
-                self.pending = vec![Err(p)].into_iter();
+                self.pending.push_back(Err(p));
                 recorded.clear();
                 self.recorded = recorded;
                 return Ok(());
@@ -319,24 +336,18 @@ impl<R: BufRead> Reader<R> {
         recorded.clear();
         self.recorded = recorded;
         let data = std::mem::take(&mut self.buf);
-        self.pending = self.records(&data, offset, cut).into_iter();
+        self.records(&data, offset, cut);
         self.buf = data;
         Ok(())
     }
 
-    /// The records of one inflated gzip member at `offset`; `cut` if the
-    /// member was longer than [`MEMBER_LIMIT`].
-    fn records(
-        &self,
-        data: &[u8],
-        offset: u64,
-        cut: bool,
-    ) -> Vec<Result<Record, Problem>> {
-        let mut out = Vec::new();
+    /// Queues the records of one inflated gzip member at `offset`; `cut`
+    /// if the member was longer than [`MEMBER_LIMIT`].
+    fn records(&mut self, data: &[u8], offset: u64, cut: bool) {
         let mut slice = data;
         let mut ordinal = 0;
         loop {
-            match read_record(&mut slice) {
+            match read_record(&mut slice, &mut self.line, self.blocks) {
                 Ok(None) => break,
                 Ok(Some((mut r, short))) => {
                     r.offset = offset;
@@ -344,7 +355,7 @@ impl<R: BufRead> Reader<R> {
                     ordinal += 1;
                     // A block cut at the member limit is kept, cut.
                     let truncated = short && !cut;
-                    out.push(Ok(r));
+                    self.pending.push_back(Ok(r));
                     if truncated {
                         let p = self.problem(
                             offset,
@@ -353,21 +364,17 @@ impl<R: BufRead> Reader<R> {
                              Content-Length"
                                 .into(),
                         );
-                        out.push(Err(p));
+                        self.pending.push_back(Err(p));
                         break;
                     }
                 }
                 Err(detail) => {
-                    out.push(Err(self.problem(
-                        offset,
-                        ProblemKind::Header,
-                        detail,
-                    )));
+                    let p = self.problem(offset, ProblemKind::Header, detail);
+                    self.pending.push_back(Err(p));
                     break;
                 }
             }
         }
-        out
     }
 
     fn plain(&mut self) -> io::Result<()> {
@@ -385,20 +392,19 @@ impl<R: BufRead> Reader<R> {
             self.done = true;
             return Ok(());
         }
-        match read_record(&mut self.input) {
+        match read_record(&mut self.input, &mut self.line, self.blocks) {
             Ok(None) => self.done = true,
             Ok(Some((mut r, short))) => {
                 r.offset = offset;
-                let mut out = vec![];
-                out.push(Ok(r));
+                self.pending.push_back(Ok(r));
                 if short {
-                    out.push(Err(self.problem(
+                    let p = self.problem(
                         offset,
                         ProblemKind::Truncated,
                         "the file ends inside the record".into(),
-                    )));
+                    );
+                    self.pending.push_back(Err(p));
                 }
-                self.pending = out.into_iter();
             }
             Err(detail) => {
                 let skipped = self.input.skip_to(b"\nWARC/", 1)?;
@@ -407,7 +413,7 @@ impl<R: BufRead> Reader<R> {
                     ProblemKind::Header,
                     format!("{detail}; {skipped} bytes skipped"),
                 );
-                self.pending = vec![Err(p)].into_iter();
+                self.pending.push_back(Err(p));
             }
         }
         Ok(())
@@ -419,7 +425,7 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(item) = self.pending.next() {
+            if let Some(item) = self.pending.pop_front() {
                 return Some(item);
             }
             if self.done {
@@ -585,29 +591,123 @@ fn trim_white(bytes: &[u8]) -> &[u8] {
     &bytes[start..end]
 }
 
-/// Appends at most `n` bytes of `r` to `out` (fewer at its end).
+/// Appends at most `n` bytes of `r` to `out` (fewer at its end): returns
+/// how many.
 fn copy_to(
     r: &mut impl BufRead,
-    mut n: usize,
+    n: usize,
     out: &mut Vec<u8>,
-) -> io::Result<()> {
-    while n > 0 {
+) -> io::Result<usize> {
+    // Room for what is buffered at once (all of it when reading an
+    // inflated member), not for what an untrusted length claims.
+    let first = r.fill_buf()?.len();
+    out.reserve(n.min(first));
+    let mut left = n;
+    while left > 0 {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
             break;
         }
-        let k = buf.len().min(n);
+        let k = buf.len().min(left);
         out.extend_from_slice(&buf[..k]);
         r.consume(k);
-        n -= k;
+        left -= k;
     }
-    Ok(())
+    Ok(n - left)
+}
+
+/// Reads past at most `n` bytes of `r` (fewer at its end): returns how
+/// many.
+fn skip(r: &mut impl BufRead, n: u64) -> io::Result<u64> {
+    let mut left = n;
+    while left > 0 {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let k = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        r.consume(k);
+        left -= k as u64;
+    }
+    Ok(n - left)
+}
+
+/// A WARC header as its lines are read.
+#[derive(Default)]
+struct Head {
+    record: Record,
+    length: Option<u64>,
+    /// Whether the version line is read.
+    versioned: bool,
+}
+
+impl Head {
+    /// Takes one line (with its line end): returns true at the blank line
+    /// that ends the header.
+    fn line(&mut self, line: &[u8]) -> Result<bool, String> {
+        let mut bytes = line;
+        while let [rest @ .., b'\r' | b'\n'] = bytes {
+            bytes = rest;
+        }
+        if !self.versioned {
+            if !bytes.starts_with(b"WARC/") {
+                let text = String::from_utf8_lossy(bytes);
+                return Err(format!(
+                    "a record that does not start with WARC/ but {:?}",
+                    text.chars().take(20).collect::<String>()
+                ));
+            }
+            self.versioned = true;
+            return Ok(false);
+        }
+        if bytes.is_empty() {
+            return Ok(true);
+        }
+        let Some(colon) = memchr::memchr(b':', bytes) else {
+            return Ok(false);
+        };
+        // Only the fields read are decoded (invalid UTF-8 replaced).
+        let raw = &bytes[..colon];
+        let lossy;
+        let name = if raw.is_ascii() {
+            // `str::trim` on ASCII, without the decoding.
+            trim_white(raw)
+        } else {
+            lossy = String::from_utf8_lossy(raw);
+            lossy.trim().as_bytes()
+        };
+        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
+        let record = &mut self.record;
+        if name.eq_ignore_ascii_case(b"warc-type") {
+            record.kind = value().trim().to_ascii_lowercase();
+        } else if name.eq_ignore_ascii_case(b"warc-target-uri") {
+            // WARC/1.0 writers put angle brackets around some URIs.
+            let value = value();
+            let v = value.trim().trim_start_matches('<').trim_end_matches('>');
+            record.target_uri = Some(v.to_string());
+        } else if name.eq_ignore_ascii_case(b"warc-date") {
+            record.date = Some(value().trim().to_string());
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            let value = value();
+            let value = value.trim();
+            self.length = Some(
+                value
+                    .parse()
+                    .map_err(|_| format!("a bad Content-Length {value:?}"))?,
+            );
+        }
+        Ok(false)
+    }
 }
 
 /// Reads one record from `r`; `Ok(None)` at the end. With the record
-/// comes true if and only if the stream ended inside its block.
+/// comes true if and only if the stream ended inside its block. `line`
+/// holds a header line that straddles two reads; `blocks`, if given, says
+/// which kinds of record keep their blocks ([`Reader::blocks_of`]).
 fn read_record(
     r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    blocks: Option<fn(&str) -> bool>,
 ) -> Result<Option<(Record, bool)>, String> {
     // Separators between records.
     loop {
@@ -621,80 +721,55 @@ fn read_record(
         }
         r.consume(n);
     }
-    let mut record = Record::default();
-    let mut line = Vec::new();
-    let mut length: Option<u64> = None;
+    let mut head = Head::default();
     let mut header = 0usize;
-    let mut first = true;
     loop {
-        line.clear();
-        let n = read_line(r, HEADER_LIMIT - header + 1, &mut line)
-            .map_err(|e| e.to_string())?;
-        header += n;
-        if header > HEADER_LIMIT {
-            return Err("a WARC header longer than 64 KiB".into());
-        }
-        if n == 0 || !line.ends_with(b"\n") {
-            return Err("the WARC header ends early".into());
-        }
-        let mut bytes = &line[..];
-        while let [rest @ .., b'\r' | b'\n'] = bytes {
-            bytes = rest;
-        }
-        if first {
-            if !bytes.starts_with(b"WARC/") {
-                let text = String::from_utf8_lossy(bytes);
-                return Err(format!(
-                    "a record that does not start with WARC/ but {:?}",
-                    text.chars().take(20).collect::<String>()
-                ));
+        let limit = HEADER_LIMIT - header + 1;
+        // A line whole in the reader's buffer is read there, without a
+        // copy; one that straddles two reads is gathered in `line`.
+        let buf = r.fill_buf().map_err(|e| e.to_string())?;
+        let window = &buf[..buf.len().min(limit)];
+        let end = match memchr::memchr(b'\n', window) {
+            Some(p) => {
+                header += p + 1;
+                if header > HEADER_LIMIT {
+                    return Err("a WARC header longer than 64 KiB".into());
+                }
+                let end = head.line(&window[..=p])?;
+                r.consume(p + 1);
+                end
             }
-            first = false;
-            continue;
-        }
-        if bytes.is_empty() {
+            None => {
+                line.clear();
+                let n =
+                    read_line(r, limit, line).map_err(|e| e.to_string())?;
+                header += n;
+                if header > HEADER_LIMIT {
+                    return Err("a WARC header longer than 64 KiB".into());
+                }
+                if n == 0 || !line.ends_with(b"\n") {
+                    return Err("the WARC header ends early".into());
+                }
+                head.line(line)?
+            }
+        };
+        if end {
             break;
         }
-        let Some(colon) = bytes.iter().position(|&b| b == b':') else {
-            continue;
-        };
-        // Only the fields read are decoded (invalid UTF-8 replaced).
-        let raw = &bytes[..colon];
-        let lossy;
-        let name = if raw.is_ascii() {
-            // `str::trim` on ASCII, without the decoding.
-            trim_white(raw)
-        } else {
-            lossy = String::from_utf8_lossy(raw);
-            lossy.trim().as_bytes()
-        };
-        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
-        if name.eq_ignore_ascii_case(b"warc-type") {
-            record.kind = value().trim().to_ascii_lowercase();
-        } else if name.eq_ignore_ascii_case(b"warc-target-uri") {
-            // WARC/1.0 writers put angle brackets around some URIs.
-            let value = value();
-            let v = value.trim().trim_start_matches('<').trim_end_matches('>');
-            record.target_uri = Some(v.to_string());
-        } else if name.eq_ignore_ascii_case(b"warc-date") {
-            record.date = Some(value().trim().to_string());
-        } else if name.eq_ignore_ascii_case(b"content-length") {
-            let value = value();
-            let value = value.trim();
-            length = Some(
-                value
-                    .parse()
-                    .map_err(|_| format!("a bad Content-Length {value:?}"))?,
-            );
-        }
     }
+    let Head { mut record, length, .. } = head;
     let length = length.ok_or("a record without Content-Length")?;
     let keep = length.min(MEMBER_LIMIT as u64);
-    copy_to(r, keep as usize, &mut record.block).map_err(|e| e.to_string())?;
-    let mut short = (record.block.len() as u64) < keep;
+    let wanted = blocks.is_none_or(|keeps| keeps(&record.kind));
+    let got = if wanted {
+        copy_to(r, keep as usize, &mut record.block)
+            .map_err(|e| e.to_string())? as u64
+    } else {
+        skip(r, keep).map_err(|e| e.to_string())?
+    };
+    let mut short = got < keep;
     if length > keep {
-        let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())
-            .map_err(|e| e.to_string())?;
+        let dropped = skip(r, length - keep).map_err(|e| e.to_string())?;
         short |= dropped < length - keep;
         record.block_truncated = true;
     }
@@ -736,10 +811,10 @@ impl<R: BufRead + Seek> Reader<R> {
                 .map_err(|e| io(e, &self.file))?;
         }
         self.input.pos = offset;
-        self.pending = Vec::new().into_iter();
+        self.pending.clear();
         self.done = false;
         self.advance().map_err(|e| io(e, &self.file))?;
-        match self.pending.nth(ordinal as usize) {
+        match self.pending.drain(..).nth(ordinal as usize) {
             Some(item) => item,
             None => Err(io(io::Error::other("no record there"), &self.file)),
         }

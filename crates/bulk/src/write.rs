@@ -345,7 +345,11 @@ fn push_word(buffer: &mut Buffer, word: &'static str) -> bool {
         *buffer = Buffer::Vocab(Vec::new(), std::mem::take(bytes));
     }
     let Buffer::Vocab(words, at) = buffer else { return false };
-    let i = match words.iter().position(|w| *w == word) {
+    // The same word is most often the same static: its address is
+    // compared before its bytes.
+    let i = match words.iter().position(|w| std::ptr::eq(*w, word)).or_else(
+        || words.iter().position(|w| *w == word),
+    ) {
         Some(i) => i,
         None if words.len() < 256 => {
             words.push(word);
