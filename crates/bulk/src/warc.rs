@@ -289,7 +289,6 @@ impl<R: BufRead> Reader<R> {
             self.pending.push_back(Err(p));
             return Ok(());
         }
-        self.buf.clear();
         self.input.record = Some(std::mem::take(&mut self.recorded));
         let read = inflate_member(
             &mut self.input,
@@ -298,8 +297,8 @@ impl<R: BufRead> Reader<R> {
             &mut self.scratch,
         );
         let mut recorded = self.input.record.take().unwrap_or_default();
-        let cut = match read {
-            Ok(cut) => cut,
+        let (filled, cut) = match read {
+            Ok(read) => read,
             Err(e) => {
                 let at_end = self.input.fill_buf()?.is_empty();
                 let (kind, what) = if at_end {
@@ -336,7 +335,7 @@ impl<R: BufRead> Reader<R> {
         recorded.clear();
         self.recorded = recorded;
         let data = std::mem::take(&mut self.buf);
-        self.records(&data, offset, cut);
+        self.records(&data[..filled], offset, cut);
         self.buf = data;
         Ok(())
     }
@@ -474,14 +473,17 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
 /// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
 /// [`MEMBER_LIMIT`] bytes, and checks its CRC and size. One decompressor
 /// serves every member: the per-member allocation of a fresh decoder
-/// would cost more than the decompression. Returns true if and only if
-/// bytes past the limit were dropped.
+/// would cost more than the decompression. `out` is room, zeroed once and
+/// kept from member to member (it grows, never shrinks, up to the
+/// limit): the member is inflated straight into it, and the bytes
+/// written are `out[..n]`. Returns `n`, and true if and only if bytes
+/// past the limit were dropped (inflated into `scratch`).
 fn inflate_member<R: BufRead>(
     input: &mut Counted<R>,
     d: &mut Decompress,
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
-) -> io::Result<bool> {
+) -> io::Result<(usize, bool)> {
     let mut header = [0u8; 10];
     input.read_exact(&mut header)?;
     if header[..3] != [0x1f, 0x8b, 8] {
@@ -509,8 +511,12 @@ fn inflate_member<R: BufRead>(
     d.reset(false);
     let mut crc = crc32fast::Hasher::new();
     let mut cut = false;
-    scratch.resize(1 << 15, 0);
+    let mut filled = 0;
     loop {
+        if filled == out.len() && out.len() < MEMBER_LIMIT {
+            let room = (out.len() * 2).clamp(1 << 15, MEMBER_LIMIT);
+            out.resize(room, 0);
+        }
         let buf = input.fill_buf()?;
         if buf.is_empty() {
             return Err(io::Error::new(
@@ -519,18 +525,26 @@ fn inflate_member<R: BufRead>(
             ));
         }
         let (in0, out0) = (d.total_in(), d.total_out());
-        // Into a scratch buffer zeroed once: `decompress_vec` would zero
-        // the output's spare capacity on every call.
+        // Into room zeroed once (`decompress_vec` would zero the spare
+        // capacity on every call); past the limit, into `scratch`, dropped.
+        let spill = filled == out.len();
+        let into = if spill {
+            scratch.resize(1 << 15, 0);
+            &mut scratch[..]
+        } else {
+            &mut out[filled..]
+        };
         let status = d
-            .decompress(buf, scratch, FlushDecompress::None)
+            .decompress(buf, into, FlushDecompress::None)
             .map_err(|e| corrupt(&e.to_string()))?;
-        let n = (d.total_out() - out0) as usize;
-        crc.update(&scratch[..n]);
-        let room = MEMBER_LIMIT - out.len();
-        out.extend_from_slice(&scratch[..n.min(room)]);
-        cut |= n > room;
+        let made = (d.total_out() - out0) as usize;
+        crc.update(&into[..made]);
+        if spill {
+            cut |= made > 0;
+        } else {
+            filled += made;
+        }
         let used = (d.total_in() - in0) as usize;
-        let made = d.total_out() - out0;
         input.consume(used);
         match status {
             Status::StreamEnd => break,
@@ -549,7 +563,7 @@ fn inflate_member<R: BufRead>(
     if want_crc != crc.finalize() || want_len != d.total_out() as u32 {
         return Err(corrupt("the member's CRC or size does not match"));
     }
-    Ok(cut)
+    Ok((filled, cut))
 }
 
 /// Appends the bytes of `r` up to and with the next `\n`, at most `limit`
@@ -911,6 +925,50 @@ mod tests {
         assert_eq!(r.read_at(0, 0).unwrap().block, b"one");
         assert_eq!(r.read_at(at, 0).unwrap().block, b"two");
         assert!(r.read_at(at, 1).is_err());
+    }
+
+    #[test]
+    fn a_member_past_the_limit_is_cut() {
+        let big = vec![b'x'; MEMBER_LIMIT + 1000];
+        let mut data = gz(&record("a", &big));
+        let second = data.len() as u64;
+        data.extend(gz(&record("b", b"two")));
+        let got: Vec<_> = Reader::new(&data[..], "t").collect();
+        assert_eq!(got.len(), 2);
+        let a = got[0].as_ref().unwrap();
+        assert!(a.block_truncated);
+        assert!(a.block.len() < MEMBER_LIMIT && a.block.len() > 1 << 20);
+        assert!(a.block.iter().all(|&b| b == b'x'));
+        let b = got[1].as_ref().unwrap();
+        assert_eq!((b.offset, &b.block[..]), (second, &b"two"[..]));
+        assert!(!b.block_truncated);
+    }
+
+    #[test]
+    fn blocks_of_some_kinds_only() {
+        let mut data = gz(&record("a", b"one"));
+        let mut request = record("a", b"GET /robots.txt");
+        let at = request.windows(8).position(|w| w == b"response").unwrap();
+        request.splice(at..at + 8, b"request".iter().copied());
+        data.extend(gz(&request));
+        // A request record cut short: still reported.
+        let mut cut = request.clone();
+        cut.truncate(cut.len() - 8);
+        data.extend(gz(&cut));
+        let kinds = |kind: &str| kind == "response";
+        let got: Vec<_> = Reader::new(&data[..], "t")
+            .blocks_of(kinds)
+            .map(|r| r.map(|r| (r.kind, r.block)).map_err(|p| p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                Ok(("response".to_string(), b"one".to_vec())),
+                Ok(("request".to_string(), Vec::new())),
+                Ok(("request".to_string(), Vec::new())),
+                Err(ProblemKind::Truncated),
+            ]
+        );
     }
 
     #[test]

@@ -12,13 +12,17 @@ use parquet::column::writer::{
     get_column_writer, ColumnCloseResult, ColumnWriter,
 };
 use parquet::data_type::ByteArray;
-use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::{
+    EnabledStatistics, WriterProperties, WriterPropertiesPtr,
+};
 use parquet::file::writer::{
     SerializedFileWriter, SerializedPageWriter, TrackedWrite,
 };
-use parquet::schema::types::{ColumnDescPtr, Type as PType};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type as PType};
 
-use crate::row::{Cell, Column, Row, Schema, Type, Value, ValueRef};
+use crate::row::{
+    fixed_words, Cell, Column, Row, Schema, Type, Value, ValueRef,
+};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -391,6 +395,11 @@ fn perr(e: parquet::errors::ParquetError) -> io::Error {
 
 impl<W: Write + Send> Parquet<W> {
     fn new(out: W, schema: &[Column]) -> io::Result<Self> {
+        let words: Vec<ColumnPath> = schema
+            .iter()
+            .filter(|c| fixed_words(&c.name))
+            .map(|c| ColumnPath::from(c.name.as_str()))
+            .collect();
         let mut fields = Vec::new();
         let mut columns = Vec::new();
         for c in schema {
@@ -419,10 +428,20 @@ impl<W: Write + Send> Parquet<W> {
             .with_fields(fields)
             .build()
             .map_err(perr)?;
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
-            .set_created_by("robotrules-bulk".into())
-            .build();
+            .set_created_by("robotrules-bulk".into());
+        // The columns of a few fixed words (the class, the body kind, each
+        // crawler's access and via: 114 of 189 with the built-in
+        // catalogue) are written without statistics: every row group
+        // holds nearly every word, so their minimum and maximum would
+        // prune nothing, and computing them cost more than the
+        // dictionary encoding of those columns.
+        for path in words {
+            props = props
+                .set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
+        let props = props.build();
         let writer =
             SerializedFileWriter::new(out, Arc::new(schema), Arc::new(props))
                 .map_err(perr)?;
