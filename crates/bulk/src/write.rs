@@ -440,6 +440,13 @@ impl<W: Write + Send> Parquet<W> {
             props = props
                 .set_column_statistics_enabled(path, EnabledStatistics::None);
         }
+        // Columns of values nearly all different (a row per site) are
+        // written plainly: a dictionary of them would save no bytes (the
+        // file is smaller without) and cost a hash of every value.
+        for name in ["site", "url", "final_url", "hash", "offset"] {
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
         let props = props.build();
         let writer =
             SerializedFileWriter::new(out, Arc::new(schema), Arc::new(props))
