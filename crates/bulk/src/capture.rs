@@ -179,8 +179,7 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
     let mut rest = block;
     let mut first = true;
     loop {
-        let end = memchr(b'\n', rest);
-        let Some(end) = end else { return None };
+        let end = memchr(b'\n', rest)?;
         let line = &rest[..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         rest = &rest[end + 1..];
@@ -572,7 +571,10 @@ mod tests {
             (Some("gzip"), &b"ab"[..])
         );
         assert_eq!(http(b"garbage\r\n\r\n", &mut Capture::default()), None);
-        assert_eq!(http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()), None);
+        assert_eq!(
+            http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()),
+            None
+        );
         assert_eq!(http(b"HTTP/1.1\r\n\r\n", &mut Capture::default()), None);
         let mut c = Capture::default();
         let odd = b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab";

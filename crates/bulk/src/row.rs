@@ -279,9 +279,12 @@ mod tests {
     fn fixed_words_are_the_static_cells() {
         let catalogue = Catalogue::builtin();
         let schema = Schema::new(&catalogue);
-        let mut capture = Capture::default();
-        capture.status = Some(200);
-        capture.body = b"User-agent: GPTBot\nDisallow: /\nCrawl-delay: 2\n".to_vec();
+        let capture = Capture {
+            status: Some(200),
+            body: b"User-agent: GPTBot\nDisallow: /\nCrawl-delay: 2\n"
+                .to_vec(),
+            ..Capture::default()
+        };
         let row = Row {
             crawl: "CC-MAIN-2024-10".into(),
             site: "https://a.example".into(),
