@@ -172,14 +172,14 @@ pub struct Capture {
     pub cut: bool,
 }
 
-/// The HTTP response inside a `response` record: status line, headers
-/// and, if `body`, the body.
-fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
+/// The HTTP response inside a `response` record: its status line and
+/// headers go to `capture`; returns where its body starts in `block`, or
+/// `None` if the block holds no HTTP response.
+fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
     let mut rest = block;
     let mut first = true;
     loop {
-        let end = memchr(b'\n', rest);
-        let Some(end) = end else { return false };
+        let end = memchr(b'\n', rest)?;
         let line = &rest[..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         rest = &rest[end + 1..];
@@ -189,14 +189,14 @@ fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
                 line.split(u8::is_ascii_whitespace).filter(|p| !p.is_empty());
             let version = parts.next().unwrap_or(b"");
             if !version.starts_with(b"HTTP/") {
-                return false;
+                return None;
             }
             let code = parts.next().and_then(|c| std::str::from_utf8(c).ok());
             match code.and_then(|c| c.parse::<u16>().ok()) {
                 Some(code) if (100..=999).contains(&code) => {
                     capture.status = Some(code)
                 }
-                _ => return false,
+                _ => return None,
             }
             continue;
         }
@@ -213,10 +213,7 @@ fn http(block: &[u8], capture: &mut Capture, body: bool) -> bool {
             capture.encoding = Some(value());
         }
     }
-    if body {
-        capture.body = rest.to_vec();
-    }
-    true
+    Some(block.len() - rest.len())
 }
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {
@@ -274,7 +271,7 @@ pub(crate) fn read_with(
     let fixed = !crawl.is_empty();
     match source.format {
         Format::Warc => {
-            for item in warc::Reader::new(input, &name) {
+            for item in warc::Reader::new(input, &name).blocks_of(CAPTURED) {
                 match item {
                     Err(p) => each(Err(p)),
                     Ok(record) => {
@@ -359,7 +356,8 @@ impl<'a> Rereader<'a> {
             if self.warc.is_none() {
                 let file = File::open(&source.path).map_err(problem)?;
                 let input = BufReader::with_capacity(INPUT_BUFFER, file);
-                self.warc = Some(warc::Reader::new(input, &name));
+                self.warc =
+                    Some(warc::Reader::new(input, &name).blocks_of(CAPTURED));
             }
             let Some(reader) = self.warc.as_mut() else {
                 unreachable!("opened above")
@@ -396,6 +394,14 @@ impl<'a> Rereader<'a> {
     }
 }
 
+/// The kinds of WARC record whose blocks a reader of captures reads: the
+/// responses, and `warcinfo` for the crawl's name.
+fn captured(kind: &str) -> bool {
+    kind == "response" || kind == "warcinfo"
+}
+
+const CAPTURED: fn(&str) -> bool = captured;
+
 fn from_record(
     record: warc::Record,
     index: u32,
@@ -418,7 +424,7 @@ fn from_record(
         cut: record.block_truncated,
         ..Capture::default()
     };
-    if !http(&record.block, &mut c, body) {
+    let Some(start) = http(&record.block, &mut c) else {
         return Some(Err(Problem {
             file: name.to_string(),
             offset: record.offset,
@@ -428,6 +434,12 @@ fn from_record(
                 c.url
             ),
         }));
+    };
+    if body {
+        // The block becomes the body: its head moves out, no copy made.
+        let mut block = record.block;
+        block.drain(..start);
+        c.body = block;
     }
     Some(Ok(c))
 }
@@ -546,29 +558,28 @@ mod tests {
     #[test]
     fn http_payload() {
         let mut c = Capture::default();
-        assert!(http(
-            b"HTTP/1.1 301 Moved\r\nLocation: https://a/robots.txt\r\n\r\n",
-            &mut c,
-            true
-        ));
+        let moved =
+            b"HTTP/1.1 301 Moved\r\nLocation: https://a/robots.txt\r\n\r\n";
+        assert_eq!(http(moved, &mut c), Some(moved.len()));
         assert_eq!(c.status, Some(301));
         assert_eq!(c.location.as_deref(), Some("https://a/robots.txt"));
         let mut c = Capture::default();
-        assert!(http(
-            b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab",
-            &mut c,
-            true
-        ));
+        let gzip = b"HTTP/1.0 200 OK\nContent-Encoding: gzip\n\nab";
+        let start = http(gzip, &mut c).unwrap();
         assert_eq!(
-            (c.encoding.as_deref(), &c.body[..]),
+            (c.encoding.as_deref(), &gzip[start..]),
             (Some("gzip"), &b"ab"[..])
         );
-        assert!(!http(b"garbage\r\n\r\n", &mut Capture::default(), true));
-        assert!(!http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default(), true));
-        assert!(!http(b"HTTP/1.1\r\n\r\n", &mut Capture::default(), true));
+        assert_eq!(http(b"garbage\r\n\r\n", &mut Capture::default()), None);
+        assert_eq!(
+            http(b"HTTP/1.1 abc\r\n\r\n", &mut Capture::default()),
+            None
+        );
+        assert_eq!(http(b"HTTP/1.1\r\n\r\n", &mut Capture::default()), None);
         let mut c = Capture::default();
-        assert!(http(b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab", &mut c, false));
-        assert_eq!((c.status, &c.body[..]), (Some(404), &b""[..]));
+        let odd = b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab";
+        assert_eq!(http(odd, &mut c), Some(odd.len() - 2));
+        assert_eq!(c.status, Some(404));
     }
 
     #[test]

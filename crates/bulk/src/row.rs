@@ -222,6 +222,15 @@ impl Row {
     }
 }
 
+/// Whether the column `name` holds only words of a fixed vocabulary
+/// ([`Cell::Static`] values, or null): `class`, `body_kind` and every
+/// crawler's `access_` and `via_` column.
+pub(crate) fn fixed_words(name: &str) -> bool {
+    matches!(name, "class" | "body_kind")
+        || name.starts_with("access_")
+        || name.starts_with("via_")
+}
+
 /// A value handed to a writer: borrowed from the row, or a string of a
 /// fixed vocabulary that lives as long as the program.
 #[derive(Clone, Copy, Debug)]
@@ -258,5 +267,52 @@ impl ValueRef<'_> {
             ValueRef::F64(f) => Value::F64(f),
             ValueRef::Bool(b) => Value::Bool(b),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{evaluate, Capture, Options};
+
+    #[test]
+    fn fixed_words_are_the_static_cells() {
+        let catalogue = Catalogue::builtin();
+        let schema = Schema::new(&catalogue);
+        let capture = Capture {
+            status: Some(200),
+            body: b"User-agent: GPTBot\nDisallow: /\nCrawl-delay: 2\n"
+                .to_vec(),
+            ..Capture::default()
+        };
+        let row = Row {
+            crawl: "CC-MAIN-2024-10".into(),
+            site: "https://a.example".into(),
+            url: "https://a.example/robots.txt".into(),
+            captures: 1,
+            hops: 0,
+            redirect_stop: Some("loop".into()),
+            final_url: "https://a.example/robots.txt".into(),
+            date: "2024-02-20T00:00:00Z".into(),
+            file: "a.warc.gz".into(),
+            offset: 0,
+            eval: evaluate(&capture, &Options::new(catalogue)),
+        };
+        let mut columns = schema.columns().iter();
+        let mut words = 0;
+        row.for_each_cell(|cell| {
+            let column = columns.next().unwrap();
+            let fixed = fixed_words(&column.name);
+            match cell {
+                Cell::Static(_) => {
+                    assert!(fixed, "{}", column.name);
+                    words += 1;
+                }
+                Cell::Ref(ValueRef::Null) => {}
+                Cell::Ref(_) => assert!(!fixed, "{}", column.name),
+            }
+        });
+        assert!(columns.next().is_none());
+        assert_eq!(words, 2 + 2 * schema.tokens().len());
     }
 }

@@ -92,7 +92,9 @@ struct Entry {
 
 /// The bytes a kept capture counts against the budget.
 fn kept_size(c: &Capture) -> usize {
-    c.body.len()
+    // The body's room, not its length: a body is its record's block with
+    // the HTTP head moved out, and keeps the block's room.
+    c.body.capacity()
         + c.url.len()
         + c.date.len()
         + c.crawl.len()

@@ -83,15 +83,26 @@ impl Tally {
     /// Counts one row.
     pub fn add(&mut self, row: &Row) {
         let tokens = &self.tokens;
-        let crawl =
-            self.crawls.entry(row.crawl.clone()).or_insert_with(|| Crawl {
-                crawl: row.crawl.clone(),
-                crawlers: tokens
-                    .iter()
-                    .map(|t| Counts { token: t.clone(), ..Counts::default() })
-                    .collect(),
-                ..Crawl::default()
-            });
+        // The crawl's name is copied once, not once a row.
+        if !self.crawls.contains_key(&row.crawl) {
+            self.crawls.insert(
+                row.crawl.clone(),
+                Crawl {
+                    crawl: row.crawl.clone(),
+                    crawlers: tokens
+                        .iter()
+                        .map(|t| Counts {
+                            token: t.clone(),
+                            ..Counts::default()
+                        })
+                        .collect(),
+                    ..Crawl::default()
+                },
+            );
+        }
+        let Some(crawl) = self.crawls.get_mut(&row.crawl) else {
+            unreachable!("inserted above")
+        };
         crawl.sites += 1;
         crawl.with_robots += u64::from(row.eval.class == "success");
         for (c, v) in crawl.crawlers.iter_mut().zip(&row.eval.verdicts) {

@@ -10,6 +10,7 @@
 //! and reading goes on at the next gzip member (or, in a plain file, the
 //! next line starting with `WARC/`).
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use flate2::{Decompress, FlushDecompress, Status};
@@ -209,11 +210,15 @@ pub struct Reader<R> {
     input: Counted<R>,
     file: String,
     gzip: Option<bool>,
-    pending: std::vec::IntoIter<Result<Record, Problem>>,
+    pending: VecDeque<Result<Record, Problem>>,
     buf: Vec<u8>,
     recorded: Vec<u8>,
     inflater: Decompress,
     scratch: Vec<u8>,
+    /// A header line that straddles two reads of a plain file.
+    line: Vec<u8>,
+    /// Which kinds of record keep their blocks (all if `None`).
+    blocks: Option<fn(&str) -> bool>,
     done: bool,
 }
 
@@ -225,13 +230,25 @@ impl<R: BufRead> Reader<R> {
             input: Counted::new(input),
             file: file.to_string(),
             gzip: None,
-            pending: Vec::new().into_iter(),
+            pending: VecDeque::new(),
             buf: Vec::new(),
             recorded: Vec::new(),
             inflater: Decompress::new(false),
             scratch: Vec::new(),
+            line: Vec::new(),
+            blocks: None,
             done: false,
         }
+    }
+
+    /// Keeps the blocks of only the records whose `WARC-Type` (in lower
+    /// case) `keep` accepts: the others come with an empty block, their
+    /// bytes read past without a copy (a reader of captures needs only
+    /// the `response` and `warcinfo` blocks, not those of the `request`
+    /// and `metadata` records beside them).
+    pub(crate) fn blocks_of(mut self, keep: fn(&str) -> bool) -> Reader<R> {
+        self.blocks = Some(keep);
+        self
     }
 
     fn problem(
@@ -269,10 +286,9 @@ impl<R: BufRead> Reader<R> {
                 ProblemKind::Gzip,
                 format!("{skipped} bytes that are not a gzip member"),
             );
-            self.pending = vec![Err(p)].into_iter();
+            self.pending.push_back(Err(p));
             return Ok(());
         }
-        self.buf.clear();
         self.input.record = Some(std::mem::take(&mut self.recorded));
         let read = inflate_member(
             &mut self.input,
@@ -281,8 +297,8 @@ impl<R: BufRead> Reader<R> {
             &mut self.scratch,
         );
         let mut recorded = self.input.record.take().unwrap_or_default();
-        let cut = match read {
-            Ok(cut) => cut,
+        let (filled, cut) = match read {
+            Ok(read) => read,
             Err(e) => {
                 let at_end = self.input.fill_buf()?.is_empty();
                 let (kind, what) = if at_end {
@@ -310,7 +326,7 @@ impl<R: BufRead> Reader<R> {
                 let skipped = self.input.pos - offset;
                 let detail = format!("{what} ({e}); {skipped} bytes skipped");
                 let p = self.problem(offset, kind, detail);
-                self.pending = vec![Err(p)].into_iter();
+                self.pending.push_back(Err(p));
                 recorded.clear();
                 self.recorded = recorded;
                 return Ok(());
@@ -319,24 +335,18 @@ impl<R: BufRead> Reader<R> {
         recorded.clear();
         self.recorded = recorded;
         let data = std::mem::take(&mut self.buf);
-        self.pending = self.records(&data, offset, cut).into_iter();
+        self.records(&data[..filled], offset, cut);
         self.buf = data;
         Ok(())
     }
 
-    /// The records of one inflated gzip member at `offset`; `cut` if the
-    /// member was longer than [`MEMBER_LIMIT`].
-    fn records(
-        &self,
-        data: &[u8],
-        offset: u64,
-        cut: bool,
-    ) -> Vec<Result<Record, Problem>> {
-        let mut out = Vec::new();
+    /// Queues the records of one inflated gzip member at `offset`; `cut`
+    /// if the member was longer than [`MEMBER_LIMIT`].
+    fn records(&mut self, data: &[u8], offset: u64, cut: bool) {
         let mut slice = data;
         let mut ordinal = 0;
         loop {
-            match read_record(&mut slice) {
+            match read_record(&mut slice, &mut self.line, self.blocks) {
                 Ok(None) => break,
                 Ok(Some((mut r, short))) => {
                     r.offset = offset;
@@ -344,7 +354,7 @@ impl<R: BufRead> Reader<R> {
                     ordinal += 1;
                     // A block cut at the member limit is kept, cut.
                     let truncated = short && !cut;
-                    out.push(Ok(r));
+                    self.pending.push_back(Ok(r));
                     if truncated {
                         let p = self.problem(
                             offset,
@@ -353,21 +363,17 @@ impl<R: BufRead> Reader<R> {
                              Content-Length"
                                 .into(),
                         );
-                        out.push(Err(p));
+                        self.pending.push_back(Err(p));
                         break;
                     }
                 }
                 Err(detail) => {
-                    out.push(Err(self.problem(
-                        offset,
-                        ProblemKind::Header,
-                        detail,
-                    )));
+                    let p = self.problem(offset, ProblemKind::Header, detail);
+                    self.pending.push_back(Err(p));
                     break;
                 }
             }
         }
-        out
     }
 
     fn plain(&mut self) -> io::Result<()> {
@@ -385,20 +391,19 @@ impl<R: BufRead> Reader<R> {
             self.done = true;
             return Ok(());
         }
-        match read_record(&mut self.input) {
+        match read_record(&mut self.input, &mut self.line, self.blocks) {
             Ok(None) => self.done = true,
             Ok(Some((mut r, short))) => {
                 r.offset = offset;
-                let mut out = vec![];
-                out.push(Ok(r));
+                self.pending.push_back(Ok(r));
                 if short {
-                    out.push(Err(self.problem(
+                    let p = self.problem(
                         offset,
                         ProblemKind::Truncated,
                         "the file ends inside the record".into(),
-                    )));
+                    );
+                    self.pending.push_back(Err(p));
                 }
-                self.pending = out.into_iter();
             }
             Err(detail) => {
                 let skipped = self.input.skip_to(b"\nWARC/", 1)?;
@@ -407,7 +412,7 @@ impl<R: BufRead> Reader<R> {
                     ProblemKind::Header,
                     format!("{detail}; {skipped} bytes skipped"),
                 );
-                self.pending = vec![Err(p)].into_iter();
+                self.pending.push_back(Err(p));
             }
         }
         Ok(())
@@ -419,7 +424,7 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(item) = self.pending.next() {
+            if let Some(item) = self.pending.pop_front() {
                 return Some(item);
             }
             if self.done {
@@ -468,14 +473,17 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
 /// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
 /// [`MEMBER_LIMIT`] bytes, and checks its CRC and size. One decompressor
 /// serves every member: the per-member allocation of a fresh decoder
-/// would cost more than the decompression. Returns true if and only if
-/// bytes past the limit were dropped.
+/// would cost more than the decompression. `out` is room, zeroed once and
+/// kept from member to member (it grows, never shrinks, up to the
+/// limit): the member is inflated straight into it, and the bytes
+/// written are `out[..n]`. Returns `n`, and true if and only if bytes
+/// past the limit were dropped (inflated into `scratch`).
 fn inflate_member<R: BufRead>(
     input: &mut Counted<R>,
     d: &mut Decompress,
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
-) -> io::Result<bool> {
+) -> io::Result<(usize, bool)> {
     let mut header = [0u8; 10];
     input.read_exact(&mut header)?;
     if header[..3] != [0x1f, 0x8b, 8] {
@@ -503,8 +511,12 @@ fn inflate_member<R: BufRead>(
     d.reset(false);
     let mut crc = crc32fast::Hasher::new();
     let mut cut = false;
-    scratch.resize(1 << 15, 0);
+    let mut filled = 0;
     loop {
+        if filled == out.len() && out.len() < MEMBER_LIMIT {
+            let room = (out.len() * 2).clamp(1 << 15, MEMBER_LIMIT);
+            out.resize(room, 0);
+        }
         let buf = input.fill_buf()?;
         if buf.is_empty() {
             return Err(io::Error::new(
@@ -513,18 +525,26 @@ fn inflate_member<R: BufRead>(
             ));
         }
         let (in0, out0) = (d.total_in(), d.total_out());
-        // Into a scratch buffer zeroed once: `decompress_vec` would zero
-        // the output's spare capacity on every call.
+        // Into room zeroed once (`decompress_vec` would zero the spare
+        // capacity on every call); past the limit, into `scratch`, dropped.
+        let spill = filled == out.len();
+        let into = if spill {
+            scratch.resize(1 << 15, 0);
+            &mut scratch[..]
+        } else {
+            &mut out[filled..]
+        };
         let status = d
-            .decompress(buf, scratch, FlushDecompress::None)
+            .decompress(buf, into, FlushDecompress::None)
             .map_err(|e| corrupt(&e.to_string()))?;
-        let n = (d.total_out() - out0) as usize;
-        crc.update(&scratch[..n]);
-        let room = MEMBER_LIMIT - out.len();
-        out.extend_from_slice(&scratch[..n.min(room)]);
-        cut |= n > room;
+        let made = (d.total_out() - out0) as usize;
+        crc.update(&into[..made]);
+        if spill {
+            cut |= made > 0;
+        } else {
+            filled += made;
+        }
         let used = (d.total_in() - in0) as usize;
-        let made = d.total_out() - out0;
         input.consume(used);
         match status {
             Status::StreamEnd => break,
@@ -543,7 +563,7 @@ fn inflate_member<R: BufRead>(
     if want_crc != crc.finalize() || want_len != d.total_out() as u32 {
         return Err(corrupt("the member's CRC or size does not match"));
     }
-    Ok(cut)
+    Ok((filled, cut))
 }
 
 /// Appends the bytes of `r` up to and with the next `\n`, at most `limit`
@@ -585,29 +605,123 @@ fn trim_white(bytes: &[u8]) -> &[u8] {
     &bytes[start..end]
 }
 
-/// Appends at most `n` bytes of `r` to `out` (fewer at its end).
+/// Appends at most `n` bytes of `r` to `out` (fewer at its end): returns
+/// how many.
 fn copy_to(
     r: &mut impl BufRead,
-    mut n: usize,
+    n: usize,
     out: &mut Vec<u8>,
-) -> io::Result<()> {
-    while n > 0 {
+) -> io::Result<usize> {
+    // Room for what is buffered at once (all of it when reading an
+    // inflated member), not for what an untrusted length claims.
+    let first = r.fill_buf()?.len();
+    out.reserve(n.min(first));
+    let mut left = n;
+    while left > 0 {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
             break;
         }
-        let k = buf.len().min(n);
+        let k = buf.len().min(left);
         out.extend_from_slice(&buf[..k]);
         r.consume(k);
-        n -= k;
+        left -= k;
     }
-    Ok(())
+    Ok(n - left)
+}
+
+/// Reads past at most `n` bytes of `r` (fewer at its end): returns how
+/// many.
+fn skip(r: &mut impl BufRead, n: u64) -> io::Result<u64> {
+    let mut left = n;
+    while left > 0 {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let k = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        r.consume(k);
+        left -= k as u64;
+    }
+    Ok(n - left)
+}
+
+/// A WARC header as its lines are read.
+#[derive(Default)]
+struct Head {
+    record: Record,
+    length: Option<u64>,
+    /// Whether the version line is read.
+    versioned: bool,
+}
+
+impl Head {
+    /// Takes one line (with its line end): returns true at the blank line
+    /// that ends the header.
+    fn line(&mut self, line: &[u8]) -> Result<bool, String> {
+        let mut bytes = line;
+        while let [rest @ .., b'\r' | b'\n'] = bytes {
+            bytes = rest;
+        }
+        if !self.versioned {
+            if !bytes.starts_with(b"WARC/") {
+                let text = String::from_utf8_lossy(bytes);
+                return Err(format!(
+                    "a record that does not start with WARC/ but {:?}",
+                    text.chars().take(20).collect::<String>()
+                ));
+            }
+            self.versioned = true;
+            return Ok(false);
+        }
+        if bytes.is_empty() {
+            return Ok(true);
+        }
+        let Some(colon) = memchr::memchr(b':', bytes) else {
+            return Ok(false);
+        };
+        // Only the fields read are decoded (invalid UTF-8 replaced).
+        let raw = &bytes[..colon];
+        let lossy;
+        let name = if raw.is_ascii() {
+            // `str::trim` on ASCII, without the decoding.
+            trim_white(raw)
+        } else {
+            lossy = String::from_utf8_lossy(raw);
+            lossy.trim().as_bytes()
+        };
+        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
+        let record = &mut self.record;
+        if name.eq_ignore_ascii_case(b"warc-type") {
+            record.kind = value().trim().to_ascii_lowercase();
+        } else if name.eq_ignore_ascii_case(b"warc-target-uri") {
+            // WARC/1.0 writers put angle brackets around some URIs.
+            let value = value();
+            let v = value.trim().trim_start_matches('<').trim_end_matches('>');
+            record.target_uri = Some(v.to_string());
+        } else if name.eq_ignore_ascii_case(b"warc-date") {
+            record.date = Some(value().trim().to_string());
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            let value = value();
+            let value = value.trim();
+            self.length = Some(
+                value
+                    .parse()
+                    .map_err(|_| format!("a bad Content-Length {value:?}"))?,
+            );
+        }
+        Ok(false)
+    }
 }
 
 /// Reads one record from `r`; `Ok(None)` at the end. With the record
-/// comes true if and only if the stream ended inside its block.
+/// comes true if and only if the stream ended inside its block. `line`
+/// holds a header line that straddles two reads; `blocks`, if given, says
+/// which kinds of record keep their blocks ([`Reader::blocks_of`]).
 fn read_record(
     r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    blocks: Option<fn(&str) -> bool>,
 ) -> Result<Option<(Record, bool)>, String> {
     // Separators between records.
     loop {
@@ -621,80 +735,55 @@ fn read_record(
         }
         r.consume(n);
     }
-    let mut record = Record::default();
-    let mut line = Vec::new();
-    let mut length: Option<u64> = None;
+    let mut head = Head::default();
     let mut header = 0usize;
-    let mut first = true;
     loop {
-        line.clear();
-        let n = read_line(r, HEADER_LIMIT - header + 1, &mut line)
-            .map_err(|e| e.to_string())?;
-        header += n;
-        if header > HEADER_LIMIT {
-            return Err("a WARC header longer than 64 KiB".into());
-        }
-        if n == 0 || !line.ends_with(b"\n") {
-            return Err("the WARC header ends early".into());
-        }
-        let mut bytes = &line[..];
-        while let [rest @ .., b'\r' | b'\n'] = bytes {
-            bytes = rest;
-        }
-        if first {
-            if !bytes.starts_with(b"WARC/") {
-                let text = String::from_utf8_lossy(bytes);
-                return Err(format!(
-                    "a record that does not start with WARC/ but {:?}",
-                    text.chars().take(20).collect::<String>()
-                ));
+        let limit = HEADER_LIMIT - header + 1;
+        // A line whole in the reader's buffer is read there, without a
+        // copy; one that straddles two reads is gathered in `line`.
+        let buf = r.fill_buf().map_err(|e| e.to_string())?;
+        let window = &buf[..buf.len().min(limit)];
+        let end = match memchr::memchr(b'\n', window) {
+            Some(p) => {
+                header += p + 1;
+                if header > HEADER_LIMIT {
+                    return Err("a WARC header longer than 64 KiB".into());
+                }
+                let end = head.line(&window[..=p])?;
+                r.consume(p + 1);
+                end
             }
-            first = false;
-            continue;
-        }
-        if bytes.is_empty() {
+            None => {
+                line.clear();
+                let n =
+                    read_line(r, limit, line).map_err(|e| e.to_string())?;
+                header += n;
+                if header > HEADER_LIMIT {
+                    return Err("a WARC header longer than 64 KiB".into());
+                }
+                if n == 0 || !line.ends_with(b"\n") {
+                    return Err("the WARC header ends early".into());
+                }
+                head.line(line)?
+            }
+        };
+        if end {
             break;
         }
-        let Some(colon) = bytes.iter().position(|&b| b == b':') else {
-            continue;
-        };
-        // Only the fields read are decoded (invalid UTF-8 replaced).
-        let raw = &bytes[..colon];
-        let lossy;
-        let name = if raw.is_ascii() {
-            // `str::trim` on ASCII, without the decoding.
-            trim_white(raw)
-        } else {
-            lossy = String::from_utf8_lossy(raw);
-            lossy.trim().as_bytes()
-        };
-        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
-        if name.eq_ignore_ascii_case(b"warc-type") {
-            record.kind = value().trim().to_ascii_lowercase();
-        } else if name.eq_ignore_ascii_case(b"warc-target-uri") {
-            // WARC/1.0 writers put angle brackets around some URIs.
-            let value = value();
-            let v = value.trim().trim_start_matches('<').trim_end_matches('>');
-            record.target_uri = Some(v.to_string());
-        } else if name.eq_ignore_ascii_case(b"warc-date") {
-            record.date = Some(value().trim().to_string());
-        } else if name.eq_ignore_ascii_case(b"content-length") {
-            let value = value();
-            let value = value.trim();
-            length = Some(
-                value
-                    .parse()
-                    .map_err(|_| format!("a bad Content-Length {value:?}"))?,
-            );
-        }
     }
+    let Head { mut record, length, .. } = head;
     let length = length.ok_or("a record without Content-Length")?;
     let keep = length.min(MEMBER_LIMIT as u64);
-    copy_to(r, keep as usize, &mut record.block).map_err(|e| e.to_string())?;
-    let mut short = (record.block.len() as u64) < keep;
+    let wanted = blocks.is_none_or(|keeps| keeps(&record.kind));
+    let got = if wanted {
+        copy_to(r, keep as usize, &mut record.block)
+            .map_err(|e| e.to_string())? as u64
+    } else {
+        skip(r, keep).map_err(|e| e.to_string())?
+    };
+    let mut short = got < keep;
     if length > keep {
-        let dropped = io::copy(&mut r.take(length - keep), &mut io::sink())
-            .map_err(|e| e.to_string())?;
+        let dropped = skip(r, length - keep).map_err(|e| e.to_string())?;
         short |= dropped < length - keep;
         record.block_truncated = true;
     }
@@ -736,10 +825,10 @@ impl<R: BufRead + Seek> Reader<R> {
                 .map_err(|e| io(e, &self.file))?;
         }
         self.input.pos = offset;
-        self.pending = Vec::new().into_iter();
+        self.pending.clear();
         self.done = false;
         self.advance().map_err(|e| io(e, &self.file))?;
-        match self.pending.nth(ordinal as usize) {
+        match self.pending.drain(..).nth(ordinal as usize) {
             Some(item) => item,
             None => Err(io(io::Error::other("no record there"), &self.file)),
         }
@@ -836,6 +925,50 @@ mod tests {
         assert_eq!(r.read_at(0, 0).unwrap().block, b"one");
         assert_eq!(r.read_at(at, 0).unwrap().block, b"two");
         assert!(r.read_at(at, 1).is_err());
+    }
+
+    #[test]
+    fn a_member_past_the_limit_is_cut() {
+        let big = vec![b'x'; MEMBER_LIMIT + 1000];
+        let mut data = gz(&record("a", &big));
+        let second = data.len() as u64;
+        data.extend(gz(&record("b", b"two")));
+        let got: Vec<_> = Reader::new(&data[..], "t").collect();
+        assert_eq!(got.len(), 2);
+        let a = got[0].as_ref().unwrap();
+        assert!(a.block_truncated);
+        assert!(a.block.len() < MEMBER_LIMIT && a.block.len() > 1 << 20);
+        assert!(a.block.iter().all(|&b| b == b'x'));
+        let b = got[1].as_ref().unwrap();
+        assert_eq!((b.offset, &b.block[..]), (second, &b"two"[..]));
+        assert!(!b.block_truncated);
+    }
+
+    #[test]
+    fn blocks_of_some_kinds_only() {
+        let mut data = gz(&record("a", b"one"));
+        let mut request = record("a", b"GET /robots.txt");
+        let at = request.windows(8).position(|w| w == b"response").unwrap();
+        request.splice(at..at + 8, b"request".iter().copied());
+        data.extend(gz(&request));
+        // A request record cut short: still reported.
+        let mut cut = request.clone();
+        cut.truncate(cut.len() - 8);
+        data.extend(gz(&cut));
+        let kinds = |kind: &str| kind == "response";
+        let got: Vec<_> = Reader::new(&data[..], "t")
+            .blocks_of(kinds)
+            .map(|r| r.map(|r| (r.kind, r.block)).map_err(|p| p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                Ok(("response".to_string(), b"one".to_vec())),
+                Ok(("request".to_string(), Vec::new())),
+                Ok(("request".to_string(), Vec::new())),
+                Err(ProblemKind::Truncated),
+            ]
+        );
     }
 
     #[test]
