@@ -195,17 +195,24 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
 /// the index screens out, for probes made of it, every wildcard rule that
 /// needs a byte of the probe.
 fn fresh_string(rules: &impl Rules) -> Vec<u8> {
-    let (mut used, mut digest) = (0u128, 0u64);
+    let mut used = 0u128;
     let literal = rules.is_literal();
     rules.for_each_pattern(&mut |pat| {
         used |= pattern::byte_set(pat);
-        digest |= pattern::byte_digest(pat);
         if literal {
             // The 1996 reading compares decoded bytes.
             used |= pattern::byte_set(&crate::verdict::decode_1996(pat));
         }
         true
     });
+    // The digest of the bytes used, from their set: a byte and its low
+    // seven bits have the same bit in both.
+    let mut digest = 0u64;
+    let mut bits = used;
+    while bits != 0 {
+        digest |= pattern::byte_digest(&[bits.trailing_zeros() as u8]);
+        bits &= bits - 1;
+    }
     let unused = |&&b: &&u8| used & (1u128 << b) == 0;
     let fresh = FRESH
         .iter()
