@@ -346,9 +346,15 @@ fn head_of(prefix: &[u8]) -> (u32, u32) {
 /// The first `N` bytes of `s`, padded with zeros.
 #[inline]
 fn padded<const N: usize>(s: &[u8]) -> [u8; N] {
+    // A whole word when there is one; else byte by byte, which spares
+    // a call to `memcpy` for a copy of unknown length.
+    if let Some(word) = s.first_chunk::<N>() {
+        return *word;
+    }
     let mut word = [0u8; N];
-    let n = s.len().min(N);
-    word[..n].copy_from_slice(&s[..n]);
+    for (w, b) in word.iter_mut().zip(s) {
+        *w = *b;
+    }
     word
 }
 
@@ -978,53 +984,101 @@ struct Index {
 
 impl Index {
     fn build(rules: &[Entry], text: &[u8]) -> Index {
-        let mut order: Vec<u32> = (0..rules.len() as u32).collect();
+        // Sorting plain integers is several times faster than sorting
+        // tuples through a closure, and sorting is most of a build: each
+        // order is packed into one `u128`, the position in the low bits.
+        //
         // Best first, as `Entry::beats` orders them: no two rules are
         // equal (lines differ, and a retry ranks below its rule).
-        order.sort_unstable_by_key(|&at| {
-            let r = &rules[at as usize];
-            (core::cmp::Reverse(r.priority()), !r.is_allow(), r.line)
-        });
-        // (prefix key, offset, length, rank, tail)
-        let mut items: Vec<(u64, u32, u32, u32, Tail)> = order
+        let mut keys: Vec<u128> = rules
             .iter()
             .enumerate()
-            .map(|(rank, &at)| {
+            .map(|(at, r)| {
+                (u128::from(u32::MAX - r.priority()) << 96)
+                    | (u128::from(!r.is_allow()) << 64)
+                    | (u128::from(r.line) << 32)
+                    | at as u128
+            })
+            .collect();
+        keys.sort_unstable();
+        let order: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
+        // Each rank's literal prefix (offset, length) and tail.
+        let parts: Vec<(u32, u32, Tail)> = order
+            .iter()
+            .map(|&at| {
                 let rule = &rules[at as usize];
                 let (prefix, tail, _, _) = rule.parts(text);
-                (key(prefix), rule.off, prefix.len() as u32, rank as u32, tail)
+                (rule.off, prefix.len() as u32, tail)
             })
             .collect();
         let bytes = |off: u32, len: u32| {
             text.get(off as usize..(off + len) as usize).unwrap_or_default()
         };
-        // By prefix, then rank; keys that differ order their prefixes.
-        items.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| bytes(a.1, a.2).cmp(bytes(b.1, b.2)))
-                .then(a.3.cmp(&b.3))
+        let prefix = |rank: u32| {
+            let (off, len, _) = parts[rank as usize];
+            bytes(off, len)
+        };
+        // By prefix, then rank: the same buffer holds the first twelve
+        // bytes of the prefix (big-endian, padded with zeros, so that
+        // keys that differ order their strings as the strings do) and
+        // the rank. Runs of equal keys (mostly one prefix shared by
+        // several rules) are then ordered by their whole bytes.
+        for (rank, k) in keys.iter_mut().enumerate() {
+            let head = u128::from_be_bytes(padded(prefix(rank as u32)));
+            *k = (head & !u128::from(u32::MAX)) | rank as u128;
+        }
+        keys.sort_unstable();
+        let mut run = 0;
+        while run < keys.len() {
+            let head = keys[run] >> 32;
+            let same = keys[run..].iter().take_while(|&&k| k >> 32 == head);
+            let end = run + same.count();
+            if end - run > 1 {
+                keys[run..end].sort_unstable_by(|&a, &b| {
+                    prefix(a as u32).cmp(prefix(b as u32)).then(a.cmp(&b))
+                });
+            }
+            run = end;
+        }
+        let items = keys.iter().map(|&k| {
+            let rank = k as u32;
+            let (off, len, tail) = parts[rank as usize];
+            (key(bytes(off, len)), off, len, rank, tail)
         });
-        let mut prefixes: Vec<Prefix> = Vec::with_capacity(items.len());
-        let mut wild_rank = Vec::with_capacity(items.len());
-        // The prefixes that the next one may start with, shortest first.
-        let mut open: Vec<u32> = Vec::new();
+        let mut prefixes: Vec<Prefix> = Vec::with_capacity(rules.len());
+        let wilds = parts.iter().filter(|p| p.2 == Tail::Wild).count();
+        let mut wild_rank = Vec::with_capacity(wilds);
+        let mut tails = Vec::new();
         for (key, off, len, rank, tail) in items {
             let this = bytes(off, len);
-            let same =
-                prefixes.last().is_some_and(|p| bytes(p.off, p.len) == this);
+            // Equal keys and lengths are equal prefixes up to eight bytes.
+            let same = prefixes.last().is_some_and(|p| {
+                p.key == key
+                    && p.len == len
+                    && (len <= 8 || bytes(p.off, p.len) == this)
+            });
             if !same {
                 if let Some(p) = prefixes.last() {
-                    finish_wild(rules, &order, text, &mut wild_rank, p.wild);
+                    let start = p.wild;
+                    finish_wild(
+                        rules,
+                        &order,
+                        text,
+                        &mut wild_rank,
+                        start,
+                        &mut tails,
+                    );
                 }
-                while let Some(&top) = open.last() {
-                    let p = &prefixes[top as usize];
+                // The prefixes that this one may start with are the last
+                // one and its ancestors: the longest it starts with is
+                // its parent.
+                let mut parent = prefixes.len().wrapping_sub(1) as u32;
+                while let Some(p) = prefixes.get(parent as usize) {
                     if this.starts_with(bytes(p.off, p.len)) {
                         break;
                     }
-                    open.pop();
+                    parent = p.parent;
                 }
-                let parent = open.last().copied().unwrap_or(NONE);
-                open.push(prefixes.len() as u32);
                 prefixes.push(Prefix {
                     key,
                     off,
@@ -1043,7 +1097,15 @@ impl Index {
             }
         }
         if let Some(p) = prefixes.last() {
-            finish_wild(rules, &order, text, &mut wild_rank, p.wild);
+            let start = p.wild;
+            finish_wild(
+                rules,
+                &order,
+                text,
+                &mut wild_rank,
+                start,
+                &mut tails,
+            );
         }
         let wild_required = wild_rank
             .iter()
@@ -1171,34 +1233,32 @@ impl Index {
 
 /// Keeps, among the wildcard rules of one prefix (`wild_rank[start..]`,
 /// by rank), only the best of those with the same tail: the others match
-/// exactly when it does and never win.
-fn finish_wild(
+/// exactly when it does and never win. `tails` is scratch room, kept
+/// from call to call.
+fn finish_wild<'t>(
     rules: &[Entry],
     order: &[u32],
-    text: &[u8],
+    text: &'t [u8],
     wild_rank: &mut Vec<u32>,
     start: u32,
+    tails: &mut Vec<(&'t [u8], bool, u32)>,
 ) {
     let start = start as usize;
     if wild_rank.len() - start < 2 {
         return;
     }
-    let tail = |rank: u32| {
+    // Each tail once, then sorted with its rank: the first of equal
+    // tails is the best.
+    tails.clear();
+    tails.extend(wild_rank[start..].iter().map(|&rank| {
         let (_, _, after, anchored) =
             rules[order[rank as usize] as usize].parts(text);
-        (after, anchored)
-    };
-    let group = &mut wild_rank[start..];
-    group.sort_by(|&a, &b| tail(a).cmp(&tail(b)).then(a.cmp(&b)));
-    let mut kept = start;
-    for i in start..wild_rank.len() {
-        let rank = wild_rank[i];
-        if kept == start || tail(wild_rank[kept - 1]) != tail(rank) {
-            wild_rank[kept] = rank;
-            kept += 1;
-        }
-    }
-    wild_rank.truncate(kept);
+        (after, anchored, rank)
+    }));
+    tails.sort_unstable();
+    tails.dedup_by(|b, a| (a.0, a.1) == (b.0, b.1));
+    wild_rank.truncate(start);
+    wild_rank.extend(tails.iter().map(|t| t.2));
     wild_rank[start..].sort_unstable();
 }
 
