@@ -1049,6 +1049,9 @@ impl Index {
         let wilds = parts.iter().filter(|p| p.2 == Tail::Wild).count();
         let mut wild_rank = Vec::with_capacity(wilds);
         let mut tails = Vec::new();
+        let mut finish = |wild_rank: &mut Vec<u32>, start| {
+            finish_wild(rules, &order, text, wild_rank, start, &mut tails);
+        };
         for (key, off, len, rank, tail) in items {
             let this = bytes(off, len);
             // Equal keys and lengths are equal prefixes up to eight bytes.
@@ -1059,15 +1062,7 @@ impl Index {
             });
             if !same {
                 if let Some(p) = prefixes.last() {
-                    let start = p.wild;
-                    finish_wild(
-                        rules,
-                        &order,
-                        text,
-                        &mut wild_rank,
-                        start,
-                        &mut tails,
-                    );
+                    finish(&mut wild_rank, p.wild);
                 }
                 // The prefixes that this one may start with are the last
                 // one and its ancestors: the longest it starts with is
@@ -1097,15 +1092,7 @@ impl Index {
             }
         }
         if let Some(p) = prefixes.last() {
-            let start = p.wild;
-            finish_wild(
-                rules,
-                &order,
-                text,
-                &mut wild_rank,
-                start,
-                &mut tails,
-            );
+            finish(&mut wild_rank, p.wild);
         }
         let wild_required = wild_rank
             .iter()
