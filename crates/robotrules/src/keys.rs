@@ -150,6 +150,33 @@ pub(crate) fn classify(key: &[u8]) -> (Key, bool) {
     (Key::Unknown, false)
 }
 
+/// The field a line's content starts with when it is written in full and
+/// followed at once by its colon, as in most lines (`Disallow: /x`,
+/// `User-agent: *`): the field, and where the colon is. `None` for any
+/// other line, whose colon is then searched for and whose key
+/// [`classify`] reads.
+///
+/// The field is what `classify` and `classify_strict` make of the key
+/// before that colon (the name itself, no typo), and the colon is the
+/// line's first: the name holds none, nor any `#`.
+#[inline(always)]
+pub(crate) fn leading_field(content: &[u8]) -> Option<(Key, usize)> {
+    let field = |name: &str, key| {
+        let n = name.len();
+        (content.get(n) == Some(&b':')
+            && starts_with_ignore_case(content, name.as_bytes()))
+        .then_some((key, n))
+    };
+    // `| 0x20` maps only a letter's two cases onto a lower-case letter.
+    match content.first()? | 0x20 {
+        b'd' => field(DISALLOW, Key::Disallow),
+        b'a' => field(ALLOW, Key::Allow),
+        b'u' => field(USER_AGENT, Key::UserAgent),
+        b's' => field(SITEMAP, Key::Sitemap),
+        _ => None,
+    }
+}
+
 /// Returns true if `key` is one of [`UNUSED_KEYS`].
 pub(crate) fn is_unused(key: &[u8]) -> bool {
     UNUSED_KEYS.iter().any(|k| {
@@ -178,6 +205,52 @@ mod tests {
         assert_eq!(classify_strict(b"useragent"), Key::Unknown);
         assert_eq!(classify_strict(b"Disallowed"), Key::Unknown);
         assert_eq!(classify_strict(b"SITEMAP"), Key::Sitemap);
+    }
+
+    #[test]
+    fn leading_fields_are_classified_keys() {
+        let lines: &[&[u8]] = &[
+            b"Disallow: /x",
+            b"disallow:",
+            b"DISALLOW:/",
+            b"Disallowed: /",
+            b"Disallow : /",
+            b"Disallow",
+            b"dissallow: /",
+            b"allow: /",
+            b"Allow:",
+            b"Allowance: /",
+            b"User-agent: *",
+            b"USER-AGENT:x",
+            b"User_agent: x",
+            b"useragent: x",
+            b"user agent: x",
+            b"Sitemap: https://x/",
+            b"site-map: x",
+            b"sitemap",
+            b"Crawl-delay: 1",
+            b" Disallow: /",
+            b"\x04isallow: /",
+            b"Disallow\x1a /",
+            b"",
+            b":",
+        ];
+        for line in lines {
+            let split = leading_field(line);
+            let Some((key, colon)) = split else {
+                // Only lines that are not a full name and colon.
+                assert!(
+                    FIELDS.iter().all(|f| !line
+                        .to_ascii_lowercase()
+                        .starts_with(&[f.as_bytes(), b":"].concat())),
+                    "{line:?}"
+                );
+                continue;
+            };
+            assert_eq!(line.iter().position(|&b| b == b':'), Some(colon));
+            assert_eq!(classify(&line[..colon]), (key, false), "{line:?}");
+            assert_eq!(classify_strict(&line[..colon]), key, "{line:?}");
+        }
     }
 
     #[test]

@@ -277,7 +277,7 @@ fn push_rule(rules: &mut Vec<Entry>, text: &mut Vec<u8>, rule: &Rule<'_>) {
 /// [`push_rule`] from a rule's parts: its normalised pattern and its
 /// value as written (the same slice when normalising changed nothing);
 /// `may_have_star` is false if the pattern is known to hold no `*`.
-#[inline]
+#[inline(always)]
 pub(crate) fn push_parts(
     rules: &mut impl Buffer<Entry>,
     text: &mut impl Buffer<u8>,
@@ -337,7 +337,7 @@ pub(crate) fn push_parts(
 }
 
 /// The head of a literal prefix, and the mask of the bytes it has.
-#[inline]
+#[inline(always)]
 fn head_of(prefix: &[u8]) -> (u32, u32) {
     let n = prefix.len().min(4) as u32;
     (head(prefix), u32::MAX.checked_shr(32 - 8 * n).unwrap_or(0))

@@ -174,11 +174,12 @@ fn trim(s: &[u8]) -> &[u8] {
     &s[start..end]
 }
 
-/// A key and its value.
-type KeyValue<'a> = (&'a [u8], &'a [u8]);
+/// A directive's key, its value, and the key's kind when the split
+/// already knows it.
+type KeyValue<'a> = (&'a [u8], &'a [u8], Option<Key>);
 
 /// Splits a line's content into key and value, given where its first
-/// `#` is and its first `:` before that (if any).
+/// `#` is (if anywhere).
 ///
 /// Returns the line's metadata bits, and the key and value if it holds a
 /// directive (RFC 9309 §2.2: `key ":" value`, comments after `#`).
@@ -186,7 +187,6 @@ type KeyValue<'a> = (&'a [u8], &'a [u8]);
 fn split_line(
     content: &[u8],
     hash: Option<usize>,
-    colon: Option<usize>,
 ) -> (u8, Option<KeyValue<'_>>) {
     let mut bits = 0;
     // The comment, and the first colon before it.
@@ -196,6 +196,13 @@ fn split_line(
         end = at;
     }
     let untrimmed = &content[..end];
+    // Most lines start with a field's name and its colon: then the key
+    // needs no search, no trimming and no classifying.
+    if let Some((key, at)) = keys::leading_field(untrimmed) {
+        bits |= report::HAS_DIRECTIVE;
+        let value = trim(&untrimmed[at + 1..]);
+        return (bits, Some((&untrimmed[..at], value, Some(key))));
+    }
     let lead = untrimmed.len() - trim_start(untrimmed).len();
     if lead == untrimmed.len() {
         bits |= if bits & report::HAS_COMMENT != 0 {
@@ -205,15 +212,16 @@ fn split_line(
         };
         return (bits, None);
     }
-    if let Some(at) = colon {
+    if let Some(at) = memchr::memchr(b':', &untrimmed[lead..]) {
         // `:` is not whitespace, so it comes after the lead: the key is
         // what lies between, the value what follows, each trimmed.
+        let at = lead + at;
         let key = trim(&untrimmed[lead..at]);
         if key.is_empty() {
             return (bits, None);
         }
         bits |= report::HAS_DIRECTIVE;
-        return (bits, Some((key, trim(&untrimmed[at + 1..]))));
+        return (bits, Some((key, trim(&untrimmed[at + 1..]), None)));
     }
     // A missing colon is accepted only between exactly two runs of
     // non-whitespace: `disallow /x`, not `disallow / x`.
@@ -229,7 +237,7 @@ fn split_line(
     // `line` starts with non-whitespace, so the key is not empty. Both
     // sides are trimmed of every C space (`\v` and `\f` too).
     bits |= report::MISSING_COLON | report::HAS_DIRECTIVE;
-    (bits, Some((trim(&line[..sep]), trim(&line[sep + 1..]))))
+    (bits, Some((trim(&line[..sep]), trim(&line[sep + 1..]), None)))
 }
 
 /// The state of the reading that outlives a line.
@@ -263,24 +271,22 @@ impl Reading {
             bits |= report::HAS_NUL;
             content = &content[..at];
         }
-        // Marks past a cut are not in the content.
-        let within = |at: &usize| *at < content.len();
-        let hash = marks.hash.filter(within);
-        let colon = marks.colon.filter(within);
-        let (meta, mut kv) = split_line(content, hash, colon);
+        // A mark past a cut is not in the content.
+        let hash = marks.hash.filter(|&at| at < content.len());
+        let (meta, mut kv) = split_line(content, hash);
         bits |= meta;
         if self.strict && bits & report::MISSING_COLON != 0 {
             bits &= !(report::MISSING_COLON | report::HAS_DIRECTIVE);
             kv = None;
         }
-        let Some((key, value)) = kv else {
+        let Some((key, value, known)) = kv else {
             sink.line(number, bits, None);
             return;
         };
-        let (kind, typo) = if self.strict {
-            (keys::classify_strict(key), false)
-        } else {
-            keys::classify(key)
+        let (kind, typo) = match known {
+            Some(kind) => (kind, false),
+            None if self.strict => (keys::classify_strict(key), false),
+            None => keys::classify(key),
         };
         if typo {
             bits |= report::TYPO;
@@ -421,9 +427,9 @@ mod tests {
     use super::*;
 
     /// Splits a line as the parser does.
-    fn split(line: &[u8]) -> Option<KeyValue<'_>> {
+    fn split(line: &[u8]) -> Option<(&[u8], &[u8])> {
         let marks = swar::line_marks(line, false);
-        split_line(line, marks.hash, marks.colon).1
+        split_line(line, marks.hash).1.map(|(key, value, _)| (key, value))
     }
 
     macro_rules! kv {

@@ -63,12 +63,10 @@ pub(crate) struct Marks {
     pub(crate) nul: Option<usize>,
     /// The first `#` before the end and any NUL.
     pub(crate) hash: Option<usize>,
-    /// The first `:` before the end, any NUL and any `#`.
-    pub(crate) colon: Option<usize>,
 }
 
 /// Finds the end of the line that `s` starts with (its first LF or CR)
-/// and its first NUL, `#` and `:` that matter (see [`Marks`]).
+/// and its first NUL and `#` that matter (see [`Marks`]).
 /// `nul_free` says that `s` holds no NUL, so that none is looked for.
 ///
 /// The searches are `memchr`'s: most lines of a robots.txt fit in one or
@@ -91,9 +89,7 @@ pub(crate) fn line_marks(s: &[u8], nul_free: bool) -> Marks {
             hash = None;
         }
     }
-    let content = hash.or(nul).unwrap_or(line.len());
-    let colon = memchr::memchr(b':', &line[..content]);
-    Marks { end, nul, hash, colon }
+    Marks { end, nul, hash }
 }
 
 /// Returns true if `s` holds a `%`, `*` or byte ≥ 0x80: without one, a
@@ -101,7 +97,7 @@ pub(crate) fn line_marks(s: &[u8], nul_free: bool) -> Marks {
 /// wildcard. Sixteen bytes at a time in a fold that the compiler turns
 /// into vector instructions in safe code, the last block overlapping the
 /// one before; eight at a time from 8 to 15 bytes, one at a time below.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_special(s: &[u8]) -> bool {
     let special = |c: u8| (c == b'%') | (c == b'*') | (c >= 0x80);
     let block = |b: &[u8]| b.iter().fold(false, |any, &c| any | special(c));
@@ -149,9 +145,7 @@ mod tests {
         let nul = line.iter().position(|&c| c == 0);
         let content = &line[..nul.unwrap_or(line.len())];
         let hash = content.iter().position(|&c| c == b'#');
-        let before = &content[..hash.unwrap_or(content.len())];
-        let colon = before.iter().position(|&c| c == b':');
-        Marks { end, nul, hash, colon }
+        Marks { end, nul, hash }
     }
 
     /// `line_marks`, told whether `s` is free of NUL.
