@@ -133,21 +133,24 @@ const NONE: u32 = u32::MAX;
 pub(crate) struct Entry {
     off: u32,
     len: u32,
-    written_len: u32,
     line: u32,
     /// The flags above and a length: the literal prefix's (up to the
     /// first `*`); for an index.html retry, the directory's that it
     /// keeps.
     cut: u32,
-    /// The first bytes (up to four) of the literal prefix, as `head`
-    /// reads a path's, and the mask of those bytes: a check without the
-    /// index rules out most rules with one comparison.
-    head: u32,
-    head_mask: u32,
+    /// The first bytes (up to eight) of the literal prefix, as `head`
+    /// reads a path's, in two halves, and how many there are: a check
+    /// without the index rules out most rules with one comparison.
+    head: [u32; 2],
+    head_len: u16,
+    /// A value as written is a line's, at most `MAX_LINE_LEN` bytes.
+    written_len: u16,
 }
 
 // `Matcher::heap_size` and the crate's docs give this size.
 const _: () = assert!(size_of::<Entry>() == 28);
+// A value as written fits `Entry::written_len`.
+const _: () = assert!(crate::parse::MAX_LINE_LEN <= u16::MAX as usize);
 
 /// What a pattern needs after its literal prefix.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -236,8 +239,9 @@ impl Entry {
     /// Returns true if the rule may match a path whose [`head`] is
     /// `path_head`; false if it cannot.
     #[inline]
-    fn may_match(&self, path_head: u32) -> bool {
-        (path_head ^ self.head) & self.head_mask == 0
+    fn may_match(&self, path_head: u64) -> bool {
+        let head = u64::from(self.head[0]) | u64::from(self.head[1]) << 32;
+        (path_head ^ head) & HEAD_MASKS[usize::from(self.head_len & 15)] == 0
     }
 
     /// Returns true if and only if the rule matches `path`, adding to
@@ -313,15 +317,15 @@ pub(crate) fn push_parts(
             flags |= WILD;
         }
     }
-    let (head, head_mask) = head_of(&body[..cut]);
+    let (head, head_len) = head_of(&body[..cut]);
     let mut entry = Entry {
         off,
         len: pat.len() as u32,
-        written_len: if differs { written.len() as u32 } else { 0 },
         line,
         cut: cut as u32 & CUT | flags,
         head,
-        head_mask,
+        head_len,
+        written_len: if differs { written.len() as u16 } else { 0 },
     };
     rules.extend_from_slice(&[entry]);
     if let Some(keep) = allow.then(|| pattern::index_fallback(pat)).flatten() {
@@ -331,17 +335,28 @@ pub(crate) fn push_parts(
         let cut = keep as u32 & CUT | ALLOW | VIA_INDEX;
         entry.cut = cut | (flags & DIFFERS);
         let (prefix, ..) = entry.parts(text.as_slice());
-        (entry.head, entry.head_mask) = head_of(prefix);
+        (entry.head, entry.head_len) = head_of(prefix);
         rules.extend_from_slice(&[entry]);
     }
 }
 
-/// The head of a literal prefix, and the mask of the bytes it has.
+/// The head of a literal prefix, in halves, and how many bytes it has.
 #[inline(always)]
-fn head_of(prefix: &[u8]) -> (u32, u32) {
-    let n = prefix.len().min(4) as u32;
-    (head(prefix), u32::MAX.checked_shr(32 - 8 * n).unwrap_or(0))
+fn head_of(prefix: &[u8]) -> ([u32; 2], u16) {
+    let head = head(prefix);
+    ([head as u32, (head >> 32) as u32], prefix.len().min(8) as u16)
 }
+
+/// The mask of the first `n` bytes of a [`head`], by `n` (at most 8).
+const HEAD_MASKS: [u64; 16] = {
+    let mut masks = [0; 16];
+    let mut n = 1;
+    while n <= 8 {
+        masks[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    masks
+};
 
 /// The first `N` bytes of `s`, padded with zeros.
 #[inline]
@@ -358,18 +373,26 @@ fn padded<const N: usize>(s: &[u8]) -> [u8; N] {
     word
 }
 
-/// The first four bytes of `s`, little-endian, padded with zeros.
+/// The first eight bytes of `s`, little-endian, padded with zeros.
 #[inline]
-fn head(s: &[u8]) -> u32 {
-    u32::from_le_bytes(padded(s))
+fn head(s: &[u8]) -> u64 {
+    u64::from_le_bytes(padded(s))
 }
 
-/// `path` without `prefix`, if it starts with it. Prefixes are short and
-/// most differ from the path within a few bytes: a loop beats `memcmp`.
+/// `path` without `prefix`, if it starts with it. Prefixes are short:
+/// eight bytes at a time, then byte by byte, beats a call to `memcmp`.
 #[inline]
 fn strip_prefix<'p>(path: &'p [u8], prefix: &[u8]) -> Option<&'p [u8]> {
     let (head, rest) = path.split_at_checked(prefix.len())?;
-    head.iter().zip(prefix).all(|(a, b)| a == b).then_some(rest)
+    let (mut a, mut b) = (head, prefix);
+    while let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>())
+    {
+        if x != y {
+            return None;
+        }
+        (a, b) = (&a[8..], &b[8..]);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y).then_some(rest)
 }
 
 /// The first eight bytes of `s`, big-endian, padded with zeros: keys
