@@ -88,10 +88,11 @@ pub(crate) fn read<'a, S: Sink<'a>>(
     let mut rest = skip_bom(body);
     // Most bodies hold no NUL: then no line is searched for one.
     let nul_free = memchr::memchr(0, rest).is_none();
+    let search = swar::LineSearch::new();
     let mut number: u32 = 0;
     loop {
         number += 1;
-        let marks = swar::line_marks(rest, nul_free);
+        let marks = swar::line_marks(&search, rest, nul_free);
         match marks.end {
             Some(at) => {
                 reading.line(sink, number, &rest[..at], marks);
@@ -428,7 +429,7 @@ mod tests {
 
     /// Splits a line as the parser does.
     fn split(line: &[u8]) -> Option<(&[u8], &[u8])> {
-        let marks = swar::line_marks(line, false);
+        let marks = swar::line_marks(&swar::LineSearch::new(), line, false);
         split_line(line, marks.hash).1.map(|(key, value, _)| (key, value))
     }
 
