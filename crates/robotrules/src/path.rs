@@ -59,9 +59,13 @@ fn path_start(b: &[u8]) -> Option<usize> {
     };
     // Most URLs: their first mark is the `/` of `://`, which the rules
     // below skip.
-    let scheme = match b.get(..8) {
-        Some(b"https://") => 8,
-        _ if b.starts_with(b"http://") => 7,
+    // As words: a match against byte strings compares byte by byte.
+    const HTTPS: u64 = u64::from_le_bytes(*b"https://");
+    const HTTP: u64 = u64::from_le_bytes(*b"http://\0");
+    let scheme = match b.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
+        Some(HTTPS) => 8,
+        Some(w) if w & (u64::MAX >> 8) == HTTP => 7,
+        _ if b == b"http://" => 7,
         _ => 0,
     };
     if scheme > 0 {
