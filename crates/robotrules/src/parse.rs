@@ -85,28 +85,15 @@ pub(crate) fn read<'a, S: Sink<'a>>(
         in_group: false,
         group_has_rules: false,
     };
-    let mut rest = skip_bom(body);
-    // Most bodies hold no NUL: then no line is searched for one.
-    let nul_free = memchr::memchr(0, rest).is_none();
-    let search = swar::LineSearch::new();
-    let mut number: u32 = 0;
-    loop {
-        number += 1;
-        let marks = swar::line_marks(&search, rest, nul_free);
-        match marks.end {
-            Some(at) => {
-                reading.line(sink, number, &rest[..at], marks);
-                let crlf =
-                    rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
-                rest = &rest[at + if crlf { 2 } else { 1 }..];
-            }
-            None => {
-                reading.line(sink, number, rest, marks);
-                break;
-            }
-        }
-    }
-    (number, truncated)
+    let rest = skip_bom(body);
+    // Most bodies hold no NUL: then no line is searched for one, in a
+    // loop of its own.
+    let last = if memchr::memchr(0, rest).is_none() {
+        reading.lines::<S, true>(rest, sink)
+    } else {
+        reading.lines::<S, false>(rest, sink)
+    };
+    (last, truncated)
 }
 
 pub(crate) fn parse(body: &[u8], options: ParseOptions) -> Robots {
@@ -165,7 +152,15 @@ fn trim_start(s: &[u8]) -> &[u8] {
 }
 
 /// Trims the bytes C's `isspace` accepts, at both ends.
+#[inline]
 fn trim(s: &[u8]) -> &[u8] {
+    // Most values: one space in front, none at the end (bytes above the
+    // space are not C spaces).
+    if let [b' ', first, .., last] = s {
+        if *first > b' ' && *last > b' ' {
+            return &s[1..];
+        }
+    }
     let start =
         s.iter().position(|&b| !agent::is_c_space(b)).unwrap_or(s.len());
     let end = s
@@ -253,6 +248,35 @@ struct Reading {
 }
 
 impl Reading {
+    /// Reads the lines of `body` (which holds no NUL if `NUL_FREE`);
+    /// returns the number of the last.
+    #[inline(always)]
+    fn lines<'a, S: Sink<'a>, const NUL_FREE: bool>(
+        &mut self,
+        body: &'a [u8],
+        sink: &mut S,
+    ) -> u32 {
+        let search = swar::LineSearch::new();
+        let mut rest = body;
+        let mut number: u32 = 0;
+        loop {
+            number += 1;
+            let marks = swar::line_marks(&search, rest, NUL_FREE);
+            match marks.end {
+                Some(at) => {
+                    self.line(sink, number, &rest[..at], marks);
+                    let crlf =
+                        rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n');
+                    rest = &rest[at + if crlf { 2 } else { 1 }..];
+                }
+                None => {
+                    self.line(sink, number, rest, marks);
+                    return number;
+                }
+            }
+        }
+    }
+
     /// Reads line `number`, whose marks are `marks`.
     #[inline(always)]
     fn line<'a, S: Sink<'a>>(
