@@ -628,8 +628,12 @@ impl Matcher {
     /// Gives the matcher its rules (see [`push_parts`]).
     pub(crate) fn set_rules(&mut self, rules: Vec<Entry>, text: Vec<u8>) {
         // An index costs about a sort of the rules and a pass over their
-        // text; a check without one, a pass over the rules.
-        self.busy = 8 * rules.len() + text.len() / 4;
+        // text; a check without one, a pass over the rules. It is built
+        // once the checks without it have cost about as much as building
+        // it (measured: 16 passes over the rules), so that a matcher
+        // checked a few times never pays for it, and one checked often
+        // pays at most about twice what the better choice would have.
+        self.busy = 16 * rules.len() + text.len() / 4;
         self.rules = rules.into_boxed_slice();
         self.text = text.into_boxed_slice();
     }
