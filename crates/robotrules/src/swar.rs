@@ -189,6 +189,9 @@ mod tests {
         if !s.contains(&0) {
             assert_eq!(line_marks(&search, s, true), m);
         }
+        // The way taken without AVX2, on every machine.
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(line_marks(&LineSearch { avx2: None }, s, false), m);
         assert_eq!(
             has_special(s),
             s.iter().any(|&c| c == b'%' || c == b'*' || c >= 0x80)
