@@ -88,7 +88,9 @@ impl Coverage {
 /// The most work [`Matcher::coverage`](crate::Matcher::coverage) does
 /// before it answers [`Coverage::Unknown`]: a unit per byte of probe path
 /// and per wildcard rule skipped by its byte digest, and, per wildcard rule
-/// tried, the bytes it is tried on plus one. Real files need a tiny fraction
+/// tried, the bytes it is tried on plus one; a probe made before the
+/// matcher has built its index counts instead a unit per rule, and the
+/// bytes each wildcard rule is tried on. Real files need a tiny fraction
 /// of it; it bounds the time spent on hostile ones (to a few tenths of a
 /// second). [`Matcher::coverage_within`](crate::Matcher::coverage_within)
 /// shares one budget among several matchers.
@@ -110,6 +112,11 @@ pub(crate) trait Rules {
     /// Calls `f` with each rule's pattern as it is matched (the
     /// index.html retries as their own `dir$` pattern), strongest first.
     fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool);
+    /// [`Rules::for_each_pattern`] in any order, for what does not
+    /// depend on it.
+    fn for_each_pattern_unordered(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
+        self.for_each_pattern(f);
+    }
     /// The verdict for a path, and the work it took (see
     /// [`COVERAGE_BUDGET`]).
     fn verdict(&self, path: &[u8]) -> (bool, u64);
@@ -192,12 +199,12 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
 
 /// Returns a short string of bytes that no pattern contains; if it can,
 /// one whose bit in a byte digest no pattern's bytes have either, so that
-/// the index screens out, for probes made of it, every wildcard rule that
-/// needs a byte of the probe.
+/// the index (once built) screens out, for probes made of it, every
+/// wildcard rule that needs a byte of the probe.
 fn fresh_string(rules: &impl Rules) -> Vec<u8> {
     let mut used = 0u128;
     let literal = rules.is_literal();
-    rules.for_each_pattern(&mut |pat| {
+    rules.for_each_pattern_unordered(&mut |pat| {
         used |= pattern::byte_set(pat);
         if literal {
             // The 1996 reading compares decoded bytes.

@@ -437,8 +437,9 @@ fn is_at_most(a: &[u8], b: &[u8]) -> bool {
 ///
 /// It owns its data: it does not borrow the [`Robots`] it was built from,
 /// and it is `Send` and `Sync`; checks may run from many threads at once.
-/// Without the `std` feature the index is built only for
-/// [`Matcher::coverage`] and checks always match rule by rule.
+/// Without the `std` feature the index cannot be kept: checks always
+/// match rule by rule, and [`Matcher::coverage`] builds an index for each
+/// probe that would cost more without one.
 ///
 /// # Example
 ///
@@ -926,17 +927,33 @@ impl Matcher {
     /// the work done so proves the matcher busy.
     #[inline]
     fn find(&self, path: &[u8]) -> Option<&Entry> {
+        self.find_counted::<false>(path, &mut 0)
+    }
+
+    /// [`Matcher::find`], adding to `work` (when `COUNT` is set) the work
+    /// it did: that of [`Index::find`], or the rules a pass went over and
+    /// the bytes it tried wildcard tails on.
+    #[inline]
+    fn find_counted<const COUNT: bool>(
+        &self,
+        path: &[u8],
+        work: &mut u64,
+    ) -> Option<&Entry> {
         if let Some(index) = self.index.get() {
-            return index.find::<false>(self, path, &mut 0);
+            return index.find::<COUNT>(self, path, work);
         }
         let done = self.work.load(Ordering::Relaxed);
-        if done > self.busy {
+        // Without `std` an index cannot be kept: checks go rule by rule.
+        if KEEPS_INDEX && done > self.busy {
             return self
-                .with_index(|index| index.find::<false>(self, path, &mut 0));
+                .with_index(|index| index.find::<COUNT>(self, path, work));
         }
-        let mut work = self.rules.len();
-        let found = self.scan(path, &mut work);
-        self.work.store(done.saturating_add(work), Ordering::Relaxed);
+        let mut scanned = self.rules.len();
+        let found = self.scan(path, &mut scanned);
+        self.work.store(done.saturating_add(scanned), Ordering::Relaxed);
+        if COUNT {
+            *work += scanned as u64;
+        }
         found
     }
 
@@ -1010,25 +1027,35 @@ struct Index {
     wild_required: Box<[u64]>,
 }
 
+/// The positions of `rules`, best first, as [`Entry::beats`] orders them:
+/// no two rules are equal (lines differ, and a retry ranks below its
+/// rule).
+fn best_first(rules: &[Entry]) -> Vec<u32> {
+    best_first_keys(rules).iter().map(|&k| k as u32).collect()
+}
+
+/// [`best_first`] as sorted keys, each position in the low 32 bits.
+fn best_first_keys(rules: &[Entry]) -> Vec<u128> {
+    // Sorting plain integers is several times faster than sorting tuples
+    // through a closure, and sorting is most of an index's build: each
+    // order is packed into one `u128`, the position in the low bits.
+    let mut keys: Vec<u128> = rules
+        .iter()
+        .enumerate()
+        .map(|(at, r)| {
+            (u128::from(u32::MAX - r.priority()) << 96)
+                | (u128::from(!r.is_allow()) << 64)
+                | (u128::from(r.line) << 32)
+                | at as u128
+        })
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
 impl Index {
     fn build(rules: &[Entry], text: &[u8]) -> Index {
-        // Sorting plain integers is several times faster than sorting
-        // tuples through a closure, and sorting is most of a build: each
-        // order is packed into one `u128`, the position in the low bits.
-        //
-        // Best first, as `Entry::beats` orders them: no two rules are
-        // equal (lines differ, and a retry ranks below its rule).
-        let mut keys: Vec<u128> = rules
-            .iter()
-            .enumerate()
-            .map(|(at, r)| {
-                (u128::from(u32::MAX - r.priority()) << 96)
-                    | (u128::from(!r.is_allow()) << 64)
-                    | (u128::from(r.line) << 32)
-                    | at as u128
-            })
-            .collect();
-        keys.sort_unstable();
+        let mut keys = best_first_keys(rules);
         let order: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
         // Each rank's literal prefix (offset, length) and tail.
         let parts: Vec<(u32, u32, Tail)> = order
@@ -1281,6 +1308,10 @@ fn finish_wild<'t>(
 #[cfg(feature = "std")]
 type Once<T> = std::sync::OnceLock<T>;
 
+/// Whether a matcher can keep the index it builds ([`Once`] keeps nothing
+/// without `std`).
+const KEEPS_INDEX: bool = cfg!(feature = "std");
+
 /// Without `std` there is no lock to set a value once safely: nothing is
 /// ever kept, and the callers fall back to building what they need.
 #[cfg(not(feature = "std"))]
@@ -1302,12 +1333,49 @@ impl<T> Once<T> {
     }
 }
 
+impl Matcher {
+    /// Calls `f` with the pattern of each rule at `order` in turn (an
+    /// index.html retry as its own `dir$` pattern), while it returns
+    /// true.
+    fn each_pattern(&self, order: &[u32], f: &mut dyn FnMut(&[u8]) -> bool) {
+        let mut retry = Vec::new();
+        for &at in order {
+            let Some(rule) = self.rules.get(at as usize) else { return };
+            let pat = rule.pattern(&self.text);
+            let go_on = if rule.via_index() {
+                let keep = (rule.cut & CUT) as usize;
+                retry.clear();
+                retry.extend_from_slice(&pat[..keep.min(pat.len())]);
+                retry.push(b'$');
+                f(&retry)
+            } else {
+                f(pat)
+            };
+            if !go_on {
+                return;
+            }
+        }
+    }
+}
+
 impl coverage::Rules for Matcher {
     fn is_literal(&self) -> bool {
         self.first.is_some()
     }
 
     fn for_each_pattern(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
+        if self.first.is_some() {
+            return self.for_each_pattern_unordered(f);
+        }
+        // The index's order if it is built; else the same order, without
+        // the rest of an index, which coverage does not need.
+        match self.index.get() {
+            Some(index) => self.each_pattern(&index.order, f),
+            None => self.each_pattern(&best_first(&self.rules), f),
+        }
+    }
+
+    fn for_each_pattern_unordered(&self, f: &mut dyn FnMut(&[u8]) -> bool) {
         if let Some(first) = &self.first {
             for r in first.iter() {
                 if !f(self.span(r.pattern)) {
@@ -1316,25 +1384,8 @@ impl coverage::Rules for Matcher {
             }
             return;
         }
-        let mut retry = Vec::new();
-        self.with_index(|index| {
-            for &at in index.order.iter() {
-                let rule = &self.rules[at as usize];
-                let pat = rule.pattern(&self.text);
-                let go_on = if rule.via_index() {
-                    let keep = (rule.cut & CUT) as usize;
-                    retry.clear();
-                    retry.extend_from_slice(&pat[..keep.min(pat.len())]);
-                    retry.push(b'$');
-                    f(&retry)
-                } else {
-                    f(pat)
-                };
-                if !go_on {
-                    return;
-                }
-            }
-        });
+        let all: Vec<u32> = (0..self.rules.len() as u32).collect();
+        self.each_pattern(&all, f);
     }
 
     fn verdict(&self, path: &[u8]) -> (bool, u64) {
@@ -1343,8 +1394,17 @@ impl coverage::Rules for Matcher {
             return (self.first_decide(first, path).is_allowed(), work);
         }
         let mut work = path.len() as u64;
-        let found =
-            self.with_index(|index| index.find::<true>(self, path, &mut work));
+        // A probe that a pass over the rules could make cost more than
+        // building the index goes through the index, as every probe did
+        // before the matcher built it only once busy: the work a probe
+        // counts stays within what the index would count plus the
+        // threshold.
+        let costly = (path.len() + 1).saturating_mul(self.rules.len());
+        let found = if self.index.get().is_none() && costly > self.busy {
+            self.with_index(|index| index.find::<true>(self, path, &mut work))
+        } else {
+            self.find_counted::<true>(path, &mut work)
+        };
         let allowed = match found {
             Some(r) => {
                 verdict::is_allowed_by(r.is_allow(), r.priority() as usize)
@@ -1367,6 +1427,25 @@ mod tests {
             s.push_str(&format!("disallow: /p{i}/*.pdf$\nallow: /p{i}/\n"));
         }
         s
+    }
+
+    #[test]
+    fn coverage_probes_that_would_cost_more_go_through_the_index() {
+        // Many wildcard rules, then a long literal one: a pass over the
+        // rules would try each wildcard rule on the whole long probe, past
+        // the coverage budget; the index rules them out by their bytes.
+        let mut body = String::from("user-agent: *\n");
+        for i in 0..20_000 {
+            body.push_str(&format!("allow: /*q{i}\n"));
+        }
+        body.push_str("disallow: /");
+        body.push_str(&"a".repeat(16_600));
+        body.push_str("\ndisallow: /\n");
+        let robots = Robots::parse(body.as_bytes());
+        let matcher = robots.matcher(&["a"]);
+        let coverage = matcher.coverage();
+        assert_eq!(coverage.as_str(), "partial", "{coverage:?}");
+        assert_eq!(coverage, robots.matcher(&["a"]).coverage());
     }
 
     #[test]
