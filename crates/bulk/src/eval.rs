@@ -2,9 +2,10 @@
 //! the Spark job shares), and the row of a site.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::Read;
+use std::sync::Mutex;
 
-use robotrules::Robots;
 use robotrules_analysis::{
     audit_brief, lint_robots, BodyKind, Catalogue, Severity, Via,
 };
@@ -107,6 +108,112 @@ impl Evaluation {
     }
 }
 
+/// What the bytes of a successful body alone decide in its
+/// [`Evaluation`]: everything but the status, the class, the size and
+/// whether it was cut.
+#[derive(Clone, Debug)]
+struct Meaning {
+    body_kind: &'static str,
+    hash: String,
+    groups: i32,
+    rules: i32,
+    sitemaps: i32,
+    lint: Option<(i32, i32)>,
+    verdicts: Vec<Verdict>,
+}
+
+impl Meaning {
+    fn apply(self, e: &mut Evaluation) {
+        e.body_kind = Some(self.body_kind);
+        e.hash = Some(self.hash);
+        e.groups = Some(self.groups);
+        e.rules = Some(self.rules);
+        e.sitemaps = Some(self.sitemaps);
+        e.lint_errors = self.lint.map(|(errors, _)| errors);
+        e.lint_warnings = self.lint.map(|(_, warnings)| warnings);
+        e.verdicts = self.verdicts;
+    }
+}
+
+/// The meanings of bodies already evaluated, found again by their bytes.
+///
+/// Many sites serve the same robots.txt (the default of a CMS or of a
+/// host, a parking page), and its parse and the verdicts for every
+/// crawler are the larger part of a capture's cost: a body met again is
+/// looked up by its xxh3 hash (which its row holds anyway) and compared
+/// byte for byte, never trusted to the hash alone. One memo serves the
+/// threads of a job. It holds at most [`MEMO_BYTES`] (bodies, meanings
+/// and their entries; the map's empty room aside) and [`MEMO_ENTRIES`]
+/// bodies, and drops half of them when full: memory stays bounded
+/// whatever the input, and the rows are the same with or without it.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    seen: Mutex<Seen>,
+}
+
+#[derive(Debug, Default)]
+struct Seen {
+    by_hash: HashMap<u64, (Box<[u8]>, Meaning)>,
+    bytes: usize,
+}
+
+/// The bytes of bodies a [`Memo`] holds at most, with a share per entry
+/// for its meaning.
+const MEMO_BYTES: usize = 32 << 20;
+/// The bodies a [`Memo`] holds at most.
+const MEMO_ENTRIES: usize = 1 << 16;
+
+impl Memo {
+    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The meaning of `body`, whose hash is `hash`, if it was kept.
+    fn get(&self, hash: u64, body: &[u8]) -> Option<Meaning> {
+        let seen = self.seen();
+        let (kept, meaning) = seen.by_hash.get(&hash)?;
+        (**kept == *body).then(|| meaning.clone())
+    }
+
+    /// The bytes an entry counts for: its body's, its meaning's and its
+    /// own in the map (not the map's empty room).
+    fn cost(body: &[u8], meaning: &Meaning) -> usize {
+        body.len()
+            + std::mem::size_of::<(u64, (Box<[u8]>, Meaning))>()
+            + meaning.verdicts.len() * std::mem::size_of::<Verdict>()
+    }
+
+    /// Keeps the meaning of `body`, whose hash is `hash`. A body of
+    /// another hash's bytes (a collision) does not replace the one kept.
+    fn put(&self, hash: u64, body: Vec<u8>, meaning: &Meaning) {
+        // A body is at most 500 KiB: far less than the bound.
+        let cost = Memo::cost(&body, meaning);
+        let mut seen = self.seen();
+        if seen.by_hash.contains_key(&hash) {
+            return;
+        }
+        while !seen.by_hash.is_empty()
+            && (seen.bytes + cost > MEMO_BYTES
+                || seen.by_hash.len() >= MEMO_ENTRIES)
+        {
+            // Every other entry goes, in the map's order (unrelated to the
+            // bodies): a body met often is soon kept again if it went.
+            let mut odd = false;
+            let mut freed = 0;
+            seen.by_hash.retain(|_, (body, meaning)| {
+                odd = !odd;
+                if odd {
+                    freed += Memo::cost(body, meaning);
+                }
+                !odd
+            });
+            seen.bytes -= freed;
+        }
+        seen.by_hash.insert(hash, (body.into_boxed_slice(), meaning.clone()));
+        seen.bytes += cost;
+    }
+}
+
 /// The body after its content encoding is undone; an identity body as it
 /// is, without a copy.
 fn decode<'a>(
@@ -164,15 +271,18 @@ fn decode<'a>(
 /// assert_eq!(e.verdicts[gpt].via, Some("named"));
 /// ```
 pub fn evaluate(capture: &Capture, options: &Options) -> Evaluation {
-    evaluate_body(capture, Cow::Borrowed(&capture.body), options)
+    let memo = Memo::default();
+    evaluate_body(capture, Cow::Borrowed(&capture.body), options, &memo)
 }
 
-/// [`evaluate`] with the body given apart (`capture.body` is not read):
-/// an owned body is parsed without a copy.
+/// [`evaluate`] with the body given apart (`capture.body` is not read),
+/// and the meanings of the bodies met before in `memo`: an owned body is
+/// parsed without a copy.
 pub(crate) fn evaluate_body(
     capture: &Capture,
     body: Cow<'_, [u8]>,
     options: &Options,
+    memo: &Memo,
 ) -> Evaluation {
     let n = options.catalogue.len();
     let status = capture.status;
@@ -214,26 +324,27 @@ pub(crate) fn evaluate_body(
         let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
         (body, truncated)
     };
+    e.class = "success";
+    e.size = Some(size as i64);
+    e.truncated = Some(truncated || capture.cut);
+    let hash = xxhash_rust::xxh3::xxh3_64(&body);
+    if let Some(meaning) = memo.get(hash, &body) {
+        meaning.apply(&mut e);
+        return e;
+    }
     let response = Response::new(code, body);
     let Outcome::Available(robots) = policy::outcome("https", &response)
     else {
         unreachable!("a success is available")
     };
     let body = &response.body;
-    e.class = "success";
-    e.body_kind = Some(BodyKind::of(body).as_str());
-    e.size = Some(size as i64);
-    e.truncated = Some(truncated || capture.cut);
-    e.hash = Some(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body)));
-    file_counts(&robots, &mut e);
-    if options.lint {
+    let lint = options.lint.then(|| {
         let diagnostics = lint_robots(&robots, body);
         let count =
             |s| diagnostics.iter().filter(|d| d.severity == s).count() as i32;
-        e.lint_errors = Some(count(Severity::Error));
-        e.lint_warnings = Some(count(Severity::Warning));
-    }
-    e.verdicts = audit_brief(&robots, &options.catalogue)
+        (count(Severity::Error), count(Severity::Warning))
+    });
+    let verdicts = audit_brief(&robots, &options.catalogue)
         .into_iter()
         .map(|s| Verdict {
             access: s.access,
@@ -245,14 +356,18 @@ pub(crate) fn evaluate_body(
             crawl_delay: s.crawl_delay,
         })
         .collect();
+    let meaning = Meaning {
+        body_kind: BodyKind::of(body).as_str(),
+        hash: format!("{hash:016x}"),
+        groups: robots.groups().len() as i32,
+        rules: robots.groups().map(|g| g.rules().count() as i32).sum(),
+        sitemaps: robots.sitemaps().count() as i32,
+        lint,
+        verdicts,
+    };
+    memo.put(hash, response.body, &meaning);
+    meaning.apply(&mut e);
     e
-}
-
-fn file_counts(robots: &Robots, e: &mut Evaluation) {
-    let groups = robots.groups();
-    e.groups = Some(groups.len() as i32);
-    e.rules = Some(robots.groups().map(|g| g.rules().count() as i32).sum());
-    e.sitemaps = Some(robots.sitemaps().count() as i32);
 }
 
 /// The evaluation for every crawler when a redirect chain ends without a
@@ -323,5 +438,120 @@ mod tests {
         assert_eq!(e.size, Some(big.len() as i64));
         // The rule past 500 KiB is not read.
         assert_eq!(e.verdicts[0].access, "allowed");
+    }
+
+    /// Evaluates `c` through `memo`.
+    fn through(c: &Capture, o: &Options, memo: &Memo) -> Evaluation {
+        evaluate_body(c, Cow::Borrowed(&c.body), o, memo)
+    }
+
+    #[test]
+    fn a_body_met_again_means_the_same() {
+        let memo = Memo::default();
+        let mut o = Options::new(Catalogue::builtin());
+        o.lint = true;
+        let body = b"User-agent: GPTBot\nDisallow: /\nCrawl-delay: 2\n\
+                     User-agent: *\nDisallow: /private\nSitemap: /s.xml\nBad\n";
+        let first = capture(200, body);
+        let mut again = capture(203, body);
+        again.cut = true;
+        let html = capture(200, b"<html><body>not found</body></html>");
+        for c in [&first, &html, &again, &first, &html] {
+            let fresh = evaluate(c, &o);
+            assert_eq!(through(c, &o, &memo), fresh);
+            // The capture's own fields come from it, not from the memo.
+            assert_eq!(fresh.status, c.status);
+            assert_eq!(fresh.truncated, Some(c.cut));
+        }
+        // Two bodies cut to the same 500 KiB: one meaning, their own sizes.
+        let mut long = b"User-agent: *\nDisallow: /a\n".to_vec();
+        long.resize(policy::MAX_BODY + 10, b'#');
+        let longer = [&long[..], b"\nDisallow: /\n"].concat();
+        for c in [capture(200, &long), capture(200, &longer)] {
+            let e = through(&c, &o, &memo);
+            assert_eq!(e, evaluate(&c, &o));
+            assert_eq!(e.size, Some(c.body.len() as i64));
+            assert_eq!(e.truncated, Some(true));
+        }
+        let hash = xxhash_rust::xxh3::xxh3_64(body);
+        let kept = memo.get(hash, body).expect("kept");
+        let e = evaluate(&first, &o);
+        assert_eq!(kept.verdicts, e.verdicts);
+        let lint = e.lint_errors.zip(e.lint_warnings);
+        assert_eq!(kept.lint, lint);
+        assert!(lint.is_some_and(|(errors, warnings)| errors + warnings > 0));
+        assert_eq!(memo.seen().by_hash.len(), 3);
+    }
+
+    #[test]
+    fn a_collision_is_not_trusted() {
+        let memo = Memo::default();
+        let o = Options::new(Catalogue::builtin());
+        let open = capture(200, b"User-agent: *\nAllow: /\n");
+        let e = through(&open, &o, &memo);
+        let hash = xxhash_rust::xxh3::xxh3_64(&open.body);
+        let closed = b"User-agent: *\nDisallow: /\n";
+        // Another body under the same hash is not taken for the one kept,
+        // and does not replace it.
+        assert!(memo.get(hash, closed).is_none());
+        let mut meaning = memo.get(hash, &open.body).expect("kept");
+        meaning.verdicts.clear();
+        memo.put(hash, closed.to_vec(), &meaning);
+        assert!(memo.get(hash, closed).is_none());
+        assert_eq!(
+            memo.get(hash, &open.body).expect("kept").verdicts,
+            e.verdicts
+        );
+    }
+
+    #[test]
+    fn the_memo_stays_bounded() {
+        let memo = Memo::default();
+        let gpt = ["GPTBot".to_string()];
+        let o = Options::new(
+            crate::dist::agents(Catalogue::builtin(), &gpt).unwrap(),
+        );
+        // Adds `n` distinct bodies of `pad` bytes more than a rule; returns
+        // how often the memo dropped entries, and its largest count and
+        // bytes.
+        let mut i = 0;
+        let mut fill = |n: usize, pad: usize| {
+            let (mut drops, mut most, mut bytes) = (0, 0, 0);
+            let mut last = memo.seen().by_hash.len();
+            for _ in 0..n {
+                i += 1;
+                let mut body =
+                    format!("User-agent: *\nDisallow: /{i}\n").into_bytes();
+                body.resize(body.len() + pad, b'#');
+                let e = through(&capture(200, &body), &o, &memo);
+                assert_eq!(e.verdicts[0].access, "partial");
+                let seen = memo.seen();
+                if i % 1000 == 0 {
+                    let sum: usize = seen
+                        .by_hash
+                        .values()
+                        .map(|(b, m)| Memo::cost(b, m))
+                        .sum();
+                    assert_eq!(seen.bytes, sum);
+                }
+                assert!(seen.bytes <= MEMO_BYTES);
+                assert!(seen.by_hash.len() <= MEMO_ENTRIES);
+                drops += usize::from(seen.by_hash.len() < last);
+                last = seen.by_hash.len();
+                most = most.max(last);
+                bytes = bytes.max(seen.bytes);
+            }
+            (drops, most, bytes)
+        };
+        // Small bodies: the count bounds the memo.
+        let (drops, most, bytes) = fill(MEMO_ENTRIES + 1000, 0);
+        assert_eq!((drops, most), (1, MEMO_ENTRIES));
+        assert!(bytes < MEMO_BYTES / 2, "{bytes}");
+        // Bodies of 4 KB: the bytes do.
+        let (drops, _, bytes) = fill(20_000, 4000);
+        assert!(drops >= 2, "{drops}");
+        assert!(bytes > MEMO_BYTES - 5000, "{bytes}");
+        let left = memo.seen().by_hash.len();
+        assert!(left < MEMO_ENTRIES / 4, "{left}");
     }
 }

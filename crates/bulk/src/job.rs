@@ -10,7 +10,7 @@ use std::sync::{mpsc, Condvar, Mutex};
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, Source};
-use crate::eval::{evaluate_body, stopped, Options};
+use crate::eval::{evaluate_body, stopped, Memo, Options};
 use crate::problem::{Problem, ProblemKind};
 use crate::row::{Row, Schema};
 use crate::site::{site_of, Index, Origin};
@@ -136,6 +136,7 @@ pub struct Job {
     crawl: Option<String>,
     threads: usize,
     keep: usize,
+    memo: Memo,
 }
 
 /// How many bytes of chosen captures pass one keeps by default: see
@@ -145,7 +146,14 @@ pub const KEEP: usize = 64 << 20;
 impl Job {
     /// A job over `sources`, on every core.
     pub fn new(sources: Vec<Source>, options: Options) -> Job {
-        Job { sources, options, crawl: None, threads: 0, keep: KEEP }
+        Job {
+            sources,
+            options,
+            crawl: None,
+            threads: 0,
+            keep: KEEP,
+            memo: Memo::default(),
+        }
     }
 
     /// Every capture belongs to `crawl` (by default the crawl of the WARC
@@ -414,7 +422,12 @@ impl Job {
             });
             let body = std::mem::take(&mut capture.body);
             let mut eval = last.is_some().then(|| {
-                evaluate_body(&capture, Cow::Owned(body), &self.options)
+                evaluate_body(
+                    &capture,
+                    Cow::Owned(body),
+                    &self.options,
+                    &self.memo,
+                )
             });
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {

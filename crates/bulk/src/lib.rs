@@ -62,7 +62,10 @@
 //! the chosen captures whole, up to a fixed budget ([`Job::keep`], 64 MiB
 //! by default), so that pass two reads only the others again; a capture
 //! that a later duplicate replaces gives its bytes back. A gzip member is
-//! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]).
+//! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]). A body met
+//! again takes the meaning (parse, counts, verdicts) of its first
+//! evaluation from a memo of at most 32 MiB of bodies, shared by the
+//! threads, which drops half of them when full.
 //!
 //! # Untrusted input
 //!
