@@ -30,6 +30,9 @@ const SHARDS: usize = 64;
 /// assert_eq!(site_of("https://example.com/robots.php"), None);
 /// ```
 pub fn site_of(url: &str) -> Option<String> {
+    if let Some(site) = plain_site(url) {
+        return Some(site.to_string());
+    }
     let u = Url::parse(url).ok()?;
     if !matches!(u.scheme(), "http" | "https") {
         return None;
@@ -41,6 +44,9 @@ pub fn site_of(url: &str) -> Option<String> {
 /// The URL as the index keys it (parsed, without its fragment), and
 /// whether it is a site's robots.txt ([`site_of`]), from one parse.
 pub(crate) fn normal(url: &str) -> (String, bool) {
+    if plain_site(url).is_some() {
+        return (url.to_string(), true);
+    }
     match Url::parse(url) {
         Ok(mut u) => {
             u.set_fragment(None);
@@ -51,6 +57,36 @@ pub(crate) fn normal(url: &str) -> (String, bool) {
         }
         Err(_) => (url.to_string(), false),
     }
+}
+
+/// The site of `url` when it is a site's robots.txt URL already written
+/// as the `url` crate writes it, so that parsing it would change nothing:
+/// `http://` or `https://`, a host name in lower-case ASCII letters,
+/// digits, `-` and `.`, and the path `/robots.txt` with nothing after.
+/// Most URLs of a crawl are; the others return `None` and are parsed.
+///
+/// The host is a name, never an address: its last label starts with a
+/// letter (a last label of digits, or `0x` and hex digits, would read as
+/// an IPv4 address), no label is empty, and none starts with `xn--`
+/// (Punycode, which the `url` crate checks). Without a port, the site is
+/// the URL without its path.
+fn plain_site(url: &str) -> Option<&str> {
+    const PATH: &str = "/robots.txt";
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let host = rest.strip_suffix(PATH)?;
+    let name = |label: &str| {
+        !label.is_empty()
+            && !label.starts_with("xn--")
+            && label.bytes().all(|b| {
+                b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'
+            })
+    };
+    let last = host.rsplit('.').next()?;
+    (host.split('.').all(name)
+        && last.as_bytes().first().is_some_and(u8::is_ascii_lowercase))
+    .then(|| &url[..url.len() - PATH.len()])
 }
 
 fn key(crawl: &str, url: &str) -> u128 {
@@ -458,6 +494,89 @@ mod tests {
             let (normal, site) = normal(url);
             assert_eq!(site, site_of(&normal).is_some(), "{url}");
         }
+    }
+
+    /// `site_of` and `normal` through the `url` crate alone.
+    fn parsed(url: &str) -> (Option<String>, (String, bool)) {
+        let normal = match Url::parse(url) {
+            Ok(mut u) => {
+                u.set_fragment(None);
+                let site = matches!(u.scheme(), "http" | "https")
+                    && u.path() == "/robots.txt"
+                    && u.query().is_none();
+                (u.into(), site)
+            }
+            Err(_) => (url.to_string(), false),
+        };
+        let site = Url::parse(url).ok().and_then(|u| {
+            (matches!(u.scheme(), "http" | "https")
+                && u.path() == "/robots.txt"
+                && u.query().is_none())
+            .then(|| u.origin().ascii_serialization())
+        });
+        (site, normal)
+    }
+
+    #[test]
+    fn plain_sites_are_what_a_parse_gives() {
+        for url in [
+            "https://example.com/robots.txt",
+            "http://a-b.c0.example/robots.txt",
+            "https://localhost/robots.txt",
+            "https://-a-.b-/robots.txt",
+        ] {
+            assert!(plain_site(url).is_some(), "{url}");
+            assert_eq!((site_of(url), normal(url)), parsed(url), "{url}");
+        }
+        // Parsed: what a parse would change, or might.
+        for url in [
+            "https://1.2.3.4/robots.txt",
+            "https://a.1/robots.txt",
+            "https://a.0x1f/robots.txt",
+            "https://xn--nxasmq6b.example/robots.txt",
+            "https://xn--a.example/robots.txt",
+            "https://a..b/robots.txt",
+            "https://a.b./robots.txt",
+            "https://.a/robots.txt",
+            "https:///robots.txt",
+            "https://A.example/robots.txt",
+            "https://a.example:443/robots.txt",
+            "https://a.example:8080/robots.txt",
+            "https://u@a.example/robots.txt",
+            "https://a_b.example/robots.txt",
+            "https://a.example/robots.txt?",
+            "https://a.example/robots.txt#",
+            "https://a.example//robots.txt",
+            "HTTPS://a.example/robots.txt",
+            "https://a%41.example/robots.txt",
+        ] {
+            assert!(plain_site(url).is_none(), "{url}");
+            assert_eq!((site_of(url), normal(url)), parsed(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn plain_sites_agree_with_a_parse_on_random_hosts() {
+        // Hosts of the bytes that matter around the rules, in every
+        // arrangement a small generator reaches.
+        const BYTES: &[u8] = b"ab0x9-._A%:@[]n";
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut plain = 0;
+        for _ in 0..50_000 {
+            let len = 1 + next(12);
+            let host: String =
+                (0..len).map(|_| BYTES[next(BYTES.len())] as char).collect();
+            let url = format!("https://{host}/robots.txt");
+            plain += usize::from(plain_site(&url).is_some());
+            assert_eq!((site_of(&url), normal(&url)), parsed(&url), "{url}");
+        }
+        assert!(plain > 1_000, "{plain}");
     }
 
     #[test]

@@ -690,7 +690,14 @@ impl Head {
             lossy = String::from_utf8_lossy(raw);
             lossy.trim().as_bytes()
         };
-        let value = || String::from_utf8_lossy(&bytes[colon + 1..]);
+        let value = || {
+            // Valid UTF-8 (nearly always) is checked a word at a time.
+            let raw = &bytes[colon + 1..];
+            match std::str::from_utf8(raw) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(raw),
+            }
+        };
         let record = &mut self.record;
         if name.eq_ignore_ascii_case(b"warc-type") {
             record.kind = value().trim().to_ascii_lowercase();
