@@ -30,15 +30,23 @@ const SHARDS: usize = 64;
 /// assert_eq!(site_of("https://example.com/robots.php"), None);
 /// ```
 pub fn site_of(url: &str) -> Option<String> {
-    if let Some(site) = plain_site(url) {
-        return Some(site.to_string());
+    match plain_site(url) {
+        Some(site) => Some(site.to_string()),
+        None => parsed_site(url),
     }
+}
+
+/// [`site_of`] through the `url` crate.
+fn parsed_site(url: &str) -> Option<String> {
     let u = Url::parse(url).ok()?;
-    if !matches!(u.scheme(), "http" | "https") {
-        return None;
-    }
-    (u.path() == "/robots.txt" && u.query().is_none())
-        .then(|| u.origin().ascii_serialization())
+    is_site(&u).then(|| u.origin().ascii_serialization())
+}
+
+/// Whether a parsed URL is a site's robots.txt.
+fn is_site(u: &Url) -> bool {
+    matches!(u.scheme(), "http" | "https")
+        && u.path() == "/robots.txt"
+        && u.query().is_none()
 }
 
 /// The URL as the index keys it (parsed, without its fragment), and
@@ -47,12 +55,15 @@ pub(crate) fn normal(url: &str) -> (String, bool) {
     if plain_site(url).is_some() {
         return (url.to_string(), true);
     }
+    parsed_normal(url)
+}
+
+/// [`normal`] through the `url` crate.
+fn parsed_normal(url: &str) -> (String, bool) {
     match Url::parse(url) {
         Ok(mut u) => {
             u.set_fragment(None);
-            let site = matches!(u.scheme(), "http" | "https")
-                && u.path() == "/robots.txt"
-                && u.query().is_none();
+            let site = is_site(&u);
             (u.into(), site)
         }
         Err(_) => (url.to_string(), false),
@@ -498,23 +509,7 @@ mod tests {
 
     /// `site_of` and `normal` through the `url` crate alone.
     fn parsed(url: &str) -> (Option<String>, (String, bool)) {
-        let normal = match Url::parse(url) {
-            Ok(mut u) => {
-                u.set_fragment(None);
-                let site = matches!(u.scheme(), "http" | "https")
-                    && u.path() == "/robots.txt"
-                    && u.query().is_none();
-                (u.into(), site)
-            }
-            Err(_) => (url.to_string(), false),
-        };
-        let site = Url::parse(url).ok().and_then(|u| {
-            (matches!(u.scheme(), "http" | "https")
-                && u.path() == "/robots.txt"
-                && u.query().is_none())
-            .then(|| u.origin().ascii_serialization())
-        });
-        (site, normal)
+        (parsed_site(url), parsed_normal(url))
     }
 
     #[test]
