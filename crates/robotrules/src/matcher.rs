@@ -1395,12 +1395,15 @@ impl coverage::Rules for Matcher {
         }
         let mut work = path.len() as u64;
         // A probe that a pass over the rules could make cost more than
-        // building the index goes through the index, as every probe did
-        // before the matcher built it only once busy: the work a probe
-        // counts stays within what the index would count plus the
-        // threshold.
-        let costly = (path.len() + 1).saturating_mul(self.rules.len());
-        let found = if self.index.get().is_none() && costly > self.busy {
+        // building the index (a unit per rule, and per wildcard rule the
+        // bytes it is tried on) goes through the index: the work probes
+        // count before the index stays within twice the threshold.
+        let costly = self.index.get().is_none() && {
+            let wild = self.rules.iter().filter(|r| r.cut & WILD != 0);
+            let tries = wild.count().saturating_mul(path.len() + 1);
+            self.rules.len().saturating_add(tries) > self.busy
+        };
+        let found = if costly {
             self.with_index(|index| index.find::<true>(self, path, &mut work))
         } else {
             self.find_counted::<true>(path, &mut work)
