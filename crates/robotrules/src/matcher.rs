@@ -1337,9 +1337,13 @@ impl Matcher {
     /// Calls `f` with the pattern of each rule at `order` in turn (an
     /// index.html retry as its own `dir$` pattern), while it returns
     /// true.
-    fn each_pattern(&self, order: &[u32], f: &mut dyn FnMut(&[u8]) -> bool) {
+    fn each_pattern(
+        &self,
+        order: impl IntoIterator<Item = u32>,
+        f: &mut dyn FnMut(&[u8]) -> bool,
+    ) {
         let mut retry = Vec::new();
-        for &at in order {
+        for at in order {
             let Some(rule) = self.rules.get(at as usize) else { return };
             let pat = rule.pattern(&self.text);
             let go_on = if rule.via_index() {
@@ -1370,8 +1374,8 @@ impl coverage::Rules for Matcher {
         // The index's order if it is built; else the same order, without
         // the rest of an index, which coverage does not need.
         match self.index.get() {
-            Some(index) => self.each_pattern(&index.order, f),
-            None => self.each_pattern(&best_first(&self.rules), f),
+            Some(index) => self.each_pattern(index.order.iter().copied(), f),
+            None => self.each_pattern(best_first(&self.rules), f),
         }
     }
 
@@ -1384,8 +1388,7 @@ impl coverage::Rules for Matcher {
             }
             return;
         }
-        let all: Vec<u32> = (0..self.rules.len() as u32).collect();
-        self.each_pattern(&all, f);
+        self.each_pattern(0..self.rules.len() as u32, f);
     }
 
     fn verdict(&self, path: &[u8]) -> (bool, u64) {
