@@ -85,7 +85,9 @@ impl Source {
 ///
 /// # Errors
 ///
-/// A directory or list that cannot be read.
+/// A directory or list that cannot be read. (A file that cannot be read,
+/// or is not there, is the job's [`Problem`], reported with the others:
+/// one missing file of thousands does not stop a long job.)
 pub fn expand(inputs: &[PathBuf]) -> io::Result<Vec<Source>> {
     let mut out = Vec::new();
     for input in inputs {
@@ -166,6 +168,9 @@ pub struct Capture {
     pub location: Option<String>,
     /// The `Content-Encoding` header.
     pub encoding: Option<String>,
+    /// True if and only if the body is sent in chunks (`Transfer-Encoding:
+    /// chunked`, as WARC writers that keep the bytes sent store it).
+    pub chunked: bool,
     /// The body as it came, before content decoding.
     pub body: Vec<u8>,
     /// True if and only if the body was cut by the reader's limit.
@@ -179,10 +184,14 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
     let mut rest = block;
     let mut first = true;
     loop {
-        let end = memchr(b'\n', rest)?;
-        let line = &rest[..end];
+        // A head that the block ends without its blank line has no body.
+        let (line, next) = match memchr(b'\n', rest) {
+            Some(end) => (&rest[..end], &rest[end + 1..]),
+            None if rest.is_empty() && !first => break,
+            None => (rest, &rest[rest.len()..]),
+        };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        rest = &rest[end + 1..];
+        rest = next;
         if first {
             first = false;
             let mut parts =
@@ -211,6 +220,11 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
             capture.location = Some(value());
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
             capture.encoding = Some(value());
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            capture.chunked = value()
+                .rsplit(',')
+                .next()
+                .is_some_and(|c| c.trim().eq_ignore_ascii_case("chunked"));
         }
     }
     Some(block.len() - rest.len())
@@ -218,6 +232,35 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {
     memchr::memchr(b, s)
+}
+
+/// The robots.txt URL a plain file stands for: `https://NAME/robots.txt`,
+/// where NAME is the file's name without `.txt`, or, for a file named
+/// `robots.txt`, its directory's name. NAME must be a host (with a port
+/// if any) with a dot, or an IP address; an internationalised name is
+/// written in Punycode. Any other name (`README`, `notes.txt`) names no
+/// site.
+fn plain_url(path: &Path) -> Option<String> {
+    let file = path.file_name()?.to_string_lossy();
+    let name = if file.eq_ignore_ascii_case("robots.txt") {
+        path.parent()?.file_name()?.to_string_lossy()
+    } else {
+        file
+    };
+    let txt = name.len() > 4 && name.to_ascii_lowercase().ends_with(".txt");
+    let name = if txt { &name[..name.len() - 4] } else { &name[..] };
+    let u = url::Url::parse(&format!("https://{name}/robots.txt")).ok()?;
+    let host = match u.host()? {
+        url::Host::Domain(d) => d.contains('.'),
+        url::Host::Ipv4(_) | url::Host::Ipv6(_) => true,
+    };
+    (host
+        && u.path() == "/robots.txt"
+        && u.query().is_none()
+        && u.fragment().is_none()
+        && u.username().is_empty()
+        && u.password().is_none())
+    .then(|| u.into())
 }
 
 /// A `CC-MAIN-YYYY-WW` part of a path.
@@ -264,11 +307,13 @@ pub(crate) fn read_with(
         }
     };
     let input = BufReader::with_capacity(INPUT_BUFFER, file);
+    // `--crawl` stands; a `warcinfo` record's `isPartOf` overrides the
+    // crawl named by the path.
+    let fixed = crawl.is_some();
     let mut crawl = crawl
         .map(str::to_string)
         .or_else(|| crawl_of_path(&source.path))
         .unwrap_or_default();
-    let fixed = !crawl.is_empty();
     match source.format {
         Format::Warc => {
             for item in warc::Reader::new(input, &name).blocks_of(CAPTURED) {
@@ -441,7 +486,10 @@ fn from_record(
         block.drain(..start);
         c.body = block;
     }
-    Some(Ok(c))
+    Some(match no_url(&c, name) {
+        Some(p) => Err(p),
+        None => Ok(c),
+    })
 }
 
 #[derive(serde::Deserialize)]
@@ -498,9 +546,35 @@ fn from_json(
         date: j.date,
         status: Some(j.status),
         location: header("location"),
-        encoding: header("content-encoding"),
+        // A JSON string holds text, never compressed bytes: the body is
+        // the decoded one whatever `Content-Encoding` says (HTTP clients
+        // that decode keep the header).
+        encoding: None,
+        chunked: false,
         body: j.body.into_bytes(),
         cut: false,
+    })
+    .and_then(|c| match no_url(&c, name) {
+        Some(p) => Err(p),
+        None => Ok(c),
+    })
+}
+
+/// The problem of a capture whose URL is missing or not a URL (it could
+/// not stand for any site), if it is one.
+fn no_url(c: &Capture, name: &str) -> Option<Problem> {
+    let wrong = if c.url.is_empty() {
+        "a capture without a target URI".to_string()
+    } else if crate::site::is_url(&c.url) {
+        return None;
+    } else {
+        format!("the target URI {:?} is not a URL", c.url)
+    };
+    Some(Problem {
+        file: name.to_string(),
+        offset: c.pos.offset,
+        kind: ProblemKind::Http,
+        detail: wrong,
     })
 }
 
@@ -520,24 +594,15 @@ fn plain(
     })?;
     let cut = body.len() as u64 > limit;
     body.truncate(warc::MEMBER_LIMIT);
-    // The file's name without `.txt` names the site when it is a host
-    // name; otherwise the path does.
-    let stem = source
-        .path
-        .file_name()
-        .map(|n| n.to_string_lossy().trim_end_matches(".txt").to_string())
-        .unwrap_or_default();
-    let url = match url::Url::parse(&format!("https://{stem}/robots.txt")) {
-        Ok(u) if u.host_str() == Some(stem.to_ascii_lowercase().as_str()) => {
-            u.to_string()
-        }
-        _ => url::Url::from_file_path(
-            std::path::absolute(&source.path)
-                .unwrap_or_else(|_| source.path.clone()),
-        )
-        .map(|u| u.to_string())
-        .unwrap_or_else(|_| source.name()),
-    };
+    let url = plain_url(&source.path).ok_or_else(|| Problem {
+        file: source.name(),
+        offset: 0,
+        kind: ProblemKind::Http,
+        detail: "the file is not named after a site: name a plain robots.txt \
+                 file after its host (example.com.txt, example.com:8080.txt, \
+                 or example.com/robots.txt)"
+            .into(),
+    })?;
     Ok(Capture {
         pos: Pos { source: index, offset: 0, ordinal: 0 },
         crawl: crawl.to_string(),
@@ -546,6 +611,7 @@ fn plain(
         status: Some(200),
         location: None,
         encoding: None,
+        chunked: false,
         body,
         cut,
     })

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::Mutex;
 
 use robotrules_analysis::{
@@ -16,7 +15,7 @@ use crate::capture::Capture;
 
 /// Bodies are decoded up to this many bytes: the size reported is at most
 /// this.
-const DECODE_LIMIT: u64 = 8 << 20;
+const DECODE_LIMIT: usize = 8 << 20;
 
 /// How a capture is evaluated.
 #[derive(Clone, Debug)]
@@ -214,37 +213,78 @@ impl Memo {
     }
 }
 
-/// The body after its content encoding is undone; an identity body as it
-/// is, without a copy.
+/// A body sent with `Transfer-Encoding: chunked`, its chunks joined.
+#[derive(Debug, Eq, PartialEq)]
+enum Chunks {
+    /// Every chunk, to the last (empty) one.
+    Whole(Vec<u8>),
+    /// The chunks before the body ends early (a capture cut short).
+    Cut(Vec<u8>),
+    /// The body does not start with a chunk size: it was stored joined,
+    /// whatever the header says.
+    NotChunked,
+    /// A broken chunk after the first (RFC 9309 §2.3.1.4 counts a
+    /// chunking error as a failed fetch).
+    Broken,
+}
+
+/// Joins the chunks of a chunked body (RFC 9112 §7.1): each is a size in
+/// hexadecimal (and extensions after `;`), a line end, the bytes and a
+/// line end; a size of 0 ends the body (trailer fields are ignored).
+/// Line ends may be CRLF or LF.
+fn dechunk(body: &[u8]) -> Chunks {
+    let mut out = Vec::with_capacity(body.len());
+    let mut rest = body;
+    let mut first = true;
+    loop {
+        let Some(end) = memchr::memchr(b'\n', rest) else {
+            return if first { Chunks::NotChunked } else { Chunks::Cut(out) };
+        };
+        let line = &rest[..end];
+        let size = line.split(|&b| b == b';').next().unwrap_or_default();
+        let size = std::str::from_utf8(size)
+            .ok()
+            .map(|s| s.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
+            .filter(|s| !s.is_empty() && s.len() <= 16)
+            .and_then(|s| u64::from_str_radix(s, 16).ok());
+        let Some(size) = size else {
+            return if first { Chunks::NotChunked } else { Chunks::Broken };
+        };
+        first = false;
+        rest = &rest[end + 1..];
+        if size == 0 {
+            return Chunks::Whole(out);
+        }
+        let Some(data) =
+            usize::try_from(size).ok().and_then(|n| rest.get(..n))
+        else {
+            out.extend_from_slice(rest);
+            return Chunks::Cut(out);
+        };
+        out.extend_from_slice(data);
+        rest = &rest[data.len()..];
+        rest = match rest {
+            [b'\r', b'\n', after @ ..] | [b'\n', after @ ..] => after,
+            [] | [b'\r'] => return Chunks::Cut(out),
+            _ => return Chunks::Broken,
+        };
+    }
+}
+
+/// The body after its content codings are undone by the access method's
+/// decoder (`robotrules-fetch`), up to [`DECODE_LIMIT`] bytes; a body
+/// without `Content-Encoding` as it is, without a copy. `None` if it
+/// cannot be decoded.
 fn decode<'a>(
     encoding: Option<&str>,
     body: Cow<'a, [u8]>,
 ) -> Option<Cow<'a, [u8]>> {
-    let enc = encoding.unwrap_or("").trim().to_ascii_lowercase();
-    let mut out = Vec::new();
-    let ok = match enc.as_str() {
-        "" | "identity" => return Some(body),
-        "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(&body[..])
-            .take(DECODE_LIMIT)
-            .read_to_end(&mut out)
-            .is_ok(),
-        "deflate" => {
-            // Servers send zlib streams or raw deflate under this name.
-            flate2::read::ZlibDecoder::new(&body[..])
-                .take(DECODE_LIMIT)
-                .read_to_end(&mut out)
-                .is_ok()
-                || {
-                    out.clear();
-                    flate2::read::DeflateDecoder::new(&body[..])
-                        .take(DECODE_LIMIT)
-                        .read_to_end(&mut out)
-                        .is_ok()
-                }
-        }
-        _ => false,
-    };
-    ok.then_some(Cow::Owned(out))
+    match encoding {
+        None => Some(body),
+        Some(codings) => policy::decode(codings, &body, DECODE_LIMIT)
+            .ok()
+            .map(|(decoded, _)| Cow::Owned(decoded)),
+    }
 }
 
 /// Evaluates a capture that is not a redirect to follow.
@@ -311,6 +351,19 @@ pub(crate) fn evaluate_body(
         });
         return e;
     }
+    let (body, ended_early) = match capture.chunked {
+        false => (body, false),
+        true => match dechunk(&body) {
+            Chunks::Whole(b) => (Cow::Owned(b), false),
+            Chunks::Cut(b) => (Cow::Owned(b), true),
+            Chunks::NotChunked => (body, false),
+            Chunks::Broken => {
+                e.class = "undecodable";
+                e.verdicts = everyone("unknown");
+                return e;
+            }
+        },
+    };
     let Some(decoded) = decode(capture.encoding.as_deref(), body) else {
         e.class = "undecodable";
         e.verdicts = everyone("unknown");
@@ -322,11 +375,13 @@ pub(crate) fn evaluate_body(
     } else {
         let mut body = Vec::with_capacity(policy::MAX_BODY);
         let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
+        // As a fetch reads it: the line the cut goes through is not read.
+        policy::drop_partial_line(&mut body);
         (body, truncated)
     };
     e.class = "success";
     e.size = Some(size as i64);
-    e.truncated = Some(truncated || capture.cut);
+    e.truncated = Some(truncated || capture.cut || ended_early);
     let hash = xxhash_rust::xxh3::xxh3_64(&body);
     if let Some(meaning) = memo.get(hash, &body) {
         meaning.apply(&mut e);
@@ -402,6 +457,35 @@ mod tests {
     }
 
     #[test]
+    fn chunked_bodies() {
+        let whole = b"19\r\nUser-agent: *\r\nDisallow: \r\n3;x=y\r\n/\r\n\r\n0\r\n\r\n";
+        let joined = b"User-agent: *\r\nDisallow: /\r\n".to_vec();
+        assert_eq!(dechunk(whole), Chunks::Whole(joined.clone()));
+        let lf = b"19\nUser-agent: *\r\nDisallow: \r\n3\n/\r\n\n0\n";
+        assert_eq!(dechunk(lf), Chunks::Whole(joined.clone()));
+        assert_eq!(dechunk(&whole[..whole.len() - 7]), Chunks::Cut(joined));
+        assert_eq!(dechunk(&whole[..14]), Chunks::Cut(b"User-agent".to_vec()));
+        assert_eq!(
+            dechunk(b"User-agent: *\nDisallow: /\n"),
+            Chunks::NotChunked
+        );
+        assert_eq!(dechunk(b""), Chunks::NotChunked);
+        assert_eq!(dechunk(b"2\r\nab\r\nzz\r\nab\r\n"), Chunks::Broken);
+        assert_eq!(dechunk(b"2\r\nabc\r\n0\r\n"), Chunks::Broken);
+
+        // Through the evaluation: the rules of the joined chunks.
+        let o = Options::new(Catalogue::builtin());
+        let mut c = capture(200, whole);
+        c.chunked = true;
+        let e = evaluate(&c, &o);
+        assert_eq!((e.class, e.verdicts[0].access), ("success", "disallowed"));
+        assert_eq!((e.size, e.truncated), (Some(28), Some(false)));
+        let mut c = capture(200, b"2\r\nab\r\nzz\r\n");
+        c.chunked = true;
+        assert_eq!(evaluate(&c, &o).class, "undecodable");
+    }
+
+    #[test]
     fn classes() {
         let o = Options::new(Catalogue::builtin());
         let class = |c: &Capture| {
@@ -438,6 +522,46 @@ mod tests {
         assert_eq!(e.size, Some(big.len() as i64));
         // The rule past 500 KiB is not read.
         assert_eq!(e.verdicts[0].access, "allowed");
+        // Codings in any case, stacked, or as `x-gzip`: the access
+        // method's decoder.
+        let body = b"User-agent: *\nDisallow: /\n";
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        gz.write_all(body).unwrap();
+        let gz = gz.finish().unwrap();
+        for coding in ["GZIP", "x-gzip", "identity, gzip", "Gzip "] {
+            let mut c = capture(200, &gz);
+            c.encoding = Some(coding.into());
+            let e = evaluate(&c, &Options::new(Catalogue::builtin()));
+            assert_eq!(
+                (e.class, e.verdicts[0].access),
+                ("success", "disallowed"),
+                "{coding}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_the_cap_cuts_is_not_read() {
+        // `Allow: /private/press-kit.pdf` across the cap is no
+        // `Allow: /private/p`.
+        let mut body = b"User-agent: *\nDisallow: /private\n".to_vec();
+        body.resize(policy::MAX_BODY - 18, b'#');
+        body.push(b'\n');
+        body.extend_from_slice(b"Allow: /private/press-kit.pdf\n");
+        let raw = robotrules::Robots::parse(&body[..policy::MAX_BODY]);
+        assert!(raw.is_allowed("GPTBot", "https://a/private/passwords"));
+        let e = evaluate(
+            &capture(200, &body),
+            &Options::new(Catalogue::builtin()),
+        );
+        assert_eq!((e.truncated, e.rules), (Some(true), Some(1)));
+        assert_eq!(e.verdicts[0].access, "partial");
+        let read = &body[..policy::MAX_BODY - 17];
+        let hash = xxhash_rust::xxh3::xxh3_64(read);
+        assert_eq!(e.hash, Some(format!("{hash:016x}")));
     }
 
     /// Evaluates `c` through `memo`.

@@ -429,6 +429,16 @@ impl Job {
                     &self.memo,
                 )
             });
+            if eval.as_ref().is_some_and(|e| e.class == "undecodable") {
+                let p = Problem {
+                    file: name.clone(),
+                    offset: pos.offset,
+                    kind: ProblemKind::Encoding,
+                    detail: undecodable(&capture),
+                };
+                progress.problem(&p);
+                problems.push((source as usize, p));
+            }
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {
                     if Some(k) == last { eval.take() } else { eval.clone() }
@@ -477,4 +487,17 @@ impl Job {
         progress.advance(done % 256, 0);
         (rows, problems)
     }
+}
+
+/// What cannot be decoded in a capture whose class is `undecodable`.
+fn undecodable(c: &Capture) -> String {
+    let mut what = format!("the body of {:?} cannot be decoded:", c.url);
+    if c.chunked {
+        what.push_str(" Transfer-Encoding: chunked, broken;");
+    }
+    match &c.encoding {
+        Some(e) => what.push_str(&format!(" Content-Encoding: {e:?}")),
+        None => what.push_str(" no Content-Encoding"),
+    }
+    what
 }

@@ -58,11 +58,20 @@ pub(crate) fn normal(url: &str) -> (String, bool) {
     parsed_normal(url)
 }
 
-/// [`normal`] through the `url` crate.
+/// Whether `url` is a URL (as the `url` crate reads URLs).
+pub(crate) fn is_url(url: &str) -> bool {
+    plain_site(url).is_some() || Url::parse(url).is_ok()
+}
+
+/// [`normal`] through the `url` crate. User name and password are no part
+/// of what is asked for (nor of the site), and the fragment is never sent.
 fn parsed_normal(url: &str) -> (String, bool) {
     match Url::parse(url) {
         Ok(mut u) => {
             u.set_fragment(None);
+            // Only URLs that cannot be a base have no user info to clear.
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
             let site = is_site(&u);
             (u.into(), site)
         }
@@ -86,17 +95,24 @@ fn plain_site(url: &str) -> Option<&str> {
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))?;
-    let host = rest.strip_suffix(PATH)?;
-    let name = |label: &str| {
-        !label.is_empty()
-            && !label.starts_with("xn--")
-            && label.bytes().all(|b| {
-                b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'
-            })
-    };
-    let last = host.rsplit('.').next()?;
-    (host.split('.').all(name)
-        && last.as_bytes().first().is_some_and(u8::is_ascii_lowercase))
+    let host = rest.strip_suffix(PATH)?.as_bytes();
+    // One pass over the host, label by label.
+    let mut start = 0;
+    for (i, &b) in host.iter().enumerate() {
+        match b {
+            b'.' => {
+                if i == start || host[start..i].starts_with(b"xn--") {
+                    return None;
+                }
+                start = i + 1;
+            }
+            b'a'..=b'z' | b'0'..=b'9' | b'-' => {}
+            _ => return None,
+        }
+    }
+    let last = &host[start..];
+    (last.first().is_some_and(u8::is_ascii_lowercase)
+        && !last.starts_with(b"xn--"))
     .then(|| &url[..url.len() - PATH.len()])
 }
 
@@ -388,8 +404,11 @@ impl Index {
                 }
             };
             followed.hops = redirects.count() as i32;
-            followed.final_url = next.to_string();
-            let Some(target) = self.get(key(crawl, next.as_str())) else {
+            // The target as the index keys it (no fragment, no user
+            // info).
+            let (next, _) = normal(next.as_str());
+            followed.final_url.clone_from(&next);
+            let Some(target) = self.get(key(crawl, &next)) else {
                 followed.stop = Some("not_captured");
                 return (entry.pos, followed);
             };

@@ -204,6 +204,7 @@ pub fn compare(old: &Crawl, new: &Crawl) -> String {
         "crawler                      blocked {:>8} {:>8}   change   partly {:>8} {:>8}   change",
         old.crawl, new.crawl, old.crawl, new.crawl
     );
+    let (gone, added) = (only_in(old, new), only_in(new, old));
     for o in &old.crawlers {
         let Some(n) = new.crawlers.iter().find(|n| n.token == o.token) else {
             continue;
@@ -223,7 +224,22 @@ pub fn compare(old: &Crawl, new: &Crawl) -> String {
             pn - po
         );
     }
+    for (tokens, crawl) in [(gone, &new.crawl), (added, &old.crawl)] {
+        if !tokens.is_empty() {
+            let _ =
+                writeln!(t, "not judged in {crawl}: {}", tokens.join(", "));
+        }
+    }
     t
+}
+
+/// The crawlers judged in `a` and not in `b`.
+fn only_in<'a>(a: &'a Crawl, b: &Crawl) -> Vec<&'a str> {
+    a.crawlers
+        .iter()
+        .filter(|x| !b.crawlers.iter().any(|y| y.token == x.token))
+        .map(|x| x.token.as_str())
+        .collect()
 }
 
 fn esc(s: &str) -> String {

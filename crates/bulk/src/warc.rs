@@ -17,10 +17,12 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use crate::problem::{Problem, ProblemKind};
 
-/// At most this many bytes of a gzip member are decompressed and kept;
-/// the rest is decompressed and dropped. A robots.txt capture is a few
-/// KiB; this leaves room for a 500 KiB body after long headers and keeps
-/// a decompression bomb to a bounded buffer.
+/// At most this many bytes of a gzip member are held at once, and of a
+/// record's block kept (the rest of a longer block is read past). A
+/// robots.txt capture is a few KiB; this leaves room for a 500 KiB body
+/// after long headers and keeps a decompression bomb to a bounded buffer.
+/// A longer member (a whole file gzipped as one stream) is read record by
+/// record as it is inflated.
 pub const MEMBER_LIMIT: usize = 8 << 20;
 
 /// At most this many bytes of a WARC header are read.
@@ -214,8 +216,10 @@ pub struct Reader<R> {
     buf: Vec<u8>,
     recorded: Vec<u8>,
     inflater: Decompress,
-    scratch: Vec<u8>,
-    /// A header line that straddles two reads of a plain file.
+    /// The gzip member longer than [`MEMBER_LIMIT`] being read, if any:
+    /// its records come one by one, inflated into `buf` as they are read.
+    open: Option<Open>,
+    /// A header line that straddles two reads.
     line: Vec<u8>,
     /// Which kinds of record keep their blocks (all if `None`).
     blocks: Option<fn(&str) -> bool>,
@@ -224,17 +228,20 @@ pub struct Reader<R> {
 
 impl<R: BufRead> Reader<R> {
     /// Reads `input`, named `file` in problems. Gzip is recognised by its
-    /// magic bytes.
+    /// magic bytes, or by a name ending in `.gz`: bytes before the first
+    /// gzip member of such a file are then reported and skipped, as those
+    /// between two members are.
     pub fn new(input: R, file: &str) -> Reader<R> {
+        let named_gz = file.to_ascii_lowercase().ends_with(".gz");
         Reader {
             input: Counted::new(input),
             file: file.to_string(),
-            gzip: None,
+            gzip: named_gz.then_some(true),
             pending: VecDeque::new(),
             buf: Vec::new(),
             recorded: Vec::new(),
             inflater: Decompress::new(false),
-            scratch: Vec::new(),
+            open: None,
             line: Vec::new(),
             blocks: None,
             done: false,
@@ -263,6 +270,10 @@ impl<R: BufRead> Reader<R> {
     /// Fills `pending` with the records of the next gzip member, or of the
     /// next plain record.
     fn advance(&mut self) -> io::Result<()> {
+        if self.open.is_some() {
+            self.next_open();
+            return Ok(());
+        }
         let head = self.input.peek(2)?;
         if head.is_empty() {
             self.done = true;
@@ -290,15 +301,26 @@ impl<R: BufRead> Reader<R> {
             return Ok(());
         }
         self.input.record = Some(std::mem::take(&mut self.recorded));
-        let read = inflate_member(
-            &mut self.input,
-            &mut self.inflater,
-            &mut self.buf,
-            &mut self.scratch,
-        );
+        let read =
+            inflate_member(&mut self.input, &mut self.inflater, &mut self.buf);
         let mut recorded = self.input.record.take().unwrap_or_default();
-        let (filled, cut) = match read {
-            Ok(read) => read,
+        let filled = match read {
+            Ok(Inflated::Whole(filled)) => filled,
+            Ok(Inflated::Open(crc)) => {
+                recorded.clear();
+                self.recorded = recorded;
+                let filled = self.buf.len();
+                self.open = Some(Open {
+                    offset,
+                    ordinal: 0,
+                    at: 0,
+                    filled,
+                    crc,
+                    ended: false,
+                });
+                self.next_open();
+                return Ok(());
+            }
             Err(e) => {
                 let at_end = self.input.fill_buf()?.is_empty();
                 let (kind, what) = if at_end {
@@ -335,14 +357,82 @@ impl<R: BufRead> Reader<R> {
         recorded.clear();
         self.recorded = recorded;
         let data = std::mem::take(&mut self.buf);
-        self.records(&data[..filled], offset, cut);
+        self.records(&data[..filled], offset);
         self.buf = data;
         Ok(())
     }
 
-    /// Queues the records of one inflated gzip member at `offset`; `cut`
-    /// if the member was longer than [`MEMBER_LIMIT`].
-    fn records(&mut self, data: &[u8], offset: u64, cut: bool) {
+    /// Queues the next record of the open member (or the problem that
+    /// ends it), or closes the member at its end.
+    fn next_open(&mut self) {
+        let Some(open) = self.open.as_mut() else { return };
+        let offset = open.offset;
+        let mut failed = None;
+        let mut stream = Stream {
+            input: &mut self.input,
+            inflater: &mut self.inflater,
+            buf: &mut self.buf,
+            open,
+            failed: &mut failed,
+        };
+        let read = read_record(&mut stream, &mut self.line, self.blocks);
+        let problem = match read {
+            Ok(Some((mut r, short))) => {
+                r.offset = offset;
+                r.ordinal = open.ordinal;
+                open.ordinal += 1;
+                self.pending.push_back(Ok(r));
+                match (short, failed) {
+                    (false, _) => return,
+                    (true, None) => (
+                        ProblemKind::Truncated,
+                        "the record's block is shorter than its \
+                         Content-Length"
+                            .to_string(),
+                    ),
+                    (true, Some(e)) => self.inflate_problem(&e),
+                }
+            }
+            // The stream is empty only at the member's end, or on error.
+            Ok(None) => match failed {
+                Some(e) => self.inflate_problem(&e),
+                None => {
+                    self.open = None;
+                    return;
+                }
+            },
+            Err(detail) => match failed {
+                Some(e) => self.inflate_problem(&e),
+                None => (ProblemKind::Header, detail),
+            },
+        };
+        // The rest of the member cannot be read as records: reading goes
+        // on at the next gzip member.
+        self.open = None;
+        let p = self.problem(offset, problem.0, problem.1);
+        self.pending.push_back(Err(p));
+        let magic = b"\x1f\x8b\x08";
+        if let Err(e) = self.input.skip_to(magic, 0) {
+            let p = self.problem(offset, ProblemKind::Io, e.to_string());
+            self.pending.push_back(Err(p));
+            self.done = true;
+        }
+    }
+
+    /// The kind and detail of a problem inflating the open member.
+    fn inflate_problem(&mut self, e: &io::Error) -> (ProblemKind, String) {
+        let at_end = self.input.fill_buf().is_ok_and(<[u8]>::is_empty);
+        match at_end {
+            true => (
+                ProblemKind::Truncated,
+                format!("truncated gzip member ({e})"),
+            ),
+            false => (ProblemKind::Gzip, format!("corrupt gzip member ({e})")),
+        }
+    }
+
+    /// Queues the records of one inflated gzip member at `offset`.
+    fn records(&mut self, data: &[u8], offset: u64) {
         let mut slice = data;
         let mut ordinal = 0;
         loop {
@@ -352,10 +442,8 @@ impl<R: BufRead> Reader<R> {
                     r.offset = offset;
                     r.ordinal = ordinal;
                     ordinal += 1;
-                    // A block cut at the member limit is kept, cut.
-                    let truncated = short && !cut;
                     self.pending.push_back(Ok(r));
-                    if truncated {
+                    if short {
                         let p = self.problem(
                             offset,
                             ProblemKind::Truncated,
@@ -470,20 +558,144 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
     Ok(())
 }
 
-/// Decompresses one gzip member (RFC 1952) into `out`, keeping at most
-/// [`MEMBER_LIMIT`] bytes, and checks its CRC and size. One decompressor
+/// How far [`inflate_member`] got.
+enum Inflated {
+    /// The whole member, `out[..n]`, its CRC and size checked.
+    Whole(usize),
+    /// [`MEMBER_LIMIT`] bytes, all of `out`, with more to come: the CRC
+    /// of those so far.
+    Open(crc32fast::Hasher),
+}
+
+/// The gzip member longer than [`MEMBER_LIMIT`] that a [`Reader`] reads
+/// record by record.
+struct Open {
+    /// Its offset.
+    offset: u64,
+    /// The place of its next record.
+    ordinal: u32,
+    /// The inflated bytes not yet read: `buf[at..filled]`.
+    at: usize,
+    filled: usize,
+    /// The CRC of the bytes inflated so far.
+    crc: crc32fast::Hasher,
+    /// Whether the deflate stream ended (and its CRC and size matched).
+    ended: bool,
+}
+
+/// The open member's inflated bytes as a [`BufRead`]: the buffer is
+/// refilled, from its start, once it is read.
+struct Stream<'a, R> {
+    input: &'a mut Counted<R>,
+    inflater: &'a mut Decompress,
+    buf: &'a mut Vec<u8>,
+    open: &'a mut Open,
+    /// The error that stopped the inflating, kept for the reader (a
+    /// record reader sees only its text).
+    failed: &'a mut Option<io::Error>,
+}
+
+impl<R: BufRead> Stream<'_, R> {
+    fn refill(&mut self) -> io::Result<()> {
+        let open = &mut *self.open;
+        open.at = 0;
+        open.filled = 0;
+        while open.filled == 0 && !open.ended {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the member ends early",
+                ));
+            }
+            let (in0, out0) =
+                (self.inflater.total_in(), self.inflater.total_out());
+            let status = self
+                .inflater
+                .decompress(buf, &mut self.buf[..], FlushDecompress::None)
+                .map_err(|e| corrupt(&e.to_string()))?;
+            let made = (self.inflater.total_out() - out0) as usize;
+            let used = (self.inflater.total_in() - in0) as usize;
+            open.crc.update(&self.buf[..made]);
+            open.filled = made;
+            self.input.consume(used);
+            match status {
+                Status::StreamEnd => {
+                    let crc = std::mem::take(&mut open.crc);
+                    check_trailer(self.input, crc, self.inflater.total_out())?;
+                    open.ended = true;
+                }
+                _ if used == 0 && made == 0 => {
+                    return Err(corrupt("the deflate stream stalls"));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Read for Stream<'_, R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let avail = self.fill_buf()?;
+            let n = avail.len().min(out.len());
+            out[..n].copy_from_slice(&avail[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Stream<'_, R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.open.at == self.open.filled && !self.open.ended {
+            if let Err(e) = self.refill() {
+                let copy = io::Error::new(e.kind(), e.to_string());
+                *self.failed = Some(e);
+                return Err(copy);
+            }
+        }
+        Ok(&self.buf[self.open.at..self.open.filled])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.open.at = (self.open.at + amt).min(self.open.filled);
+    }
+}
+
+/// Reads a gzip member's trailer and checks it against the `crc` and the
+/// size (`total`) of what was inflated.
+fn check_trailer<R: BufRead>(
+    input: &mut Counted<R>,
+    crc: crc32fast::Hasher,
+    total: u64,
+) -> io::Result<()> {
+    let mut trailer = [0u8; 8];
+    input.read_exact(&mut trailer)?;
+    let want_crc =
+        u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+    let want_len =
+        u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+    if want_crc != crc.finalize() || want_len != total as u32 {
+        return Err(corrupt("the member's CRC or size does not match"));
+    }
+    Ok(())
+}
+
+/// Decompresses one gzip member (RFC 1952) into `out` and checks its CRC
+/// and size, or, for a member longer than [`MEMBER_LIMIT`], its first
+/// [`MEMBER_LIMIT`] bytes (the rest is for [`Stream`]). One decompressor
 /// serves every member: the per-member allocation of a fresh decoder
 /// would cost more than the decompression. `out` is room, zeroed once and
 /// kept from member to member (it grows, never shrinks, up to the
-/// limit): the member is inflated straight into it, and the bytes
-/// written are `out[..n]`. Returns `n`, and true if and only if bytes
-/// past the limit were dropped (inflated into `scratch`).
+/// limit): the member is inflated straight into it.
 fn inflate_member<R: BufRead>(
     input: &mut Counted<R>,
     d: &mut Decompress,
     out: &mut Vec<u8>,
-    scratch: &mut Vec<u8>,
-) -> io::Result<(usize, bool)> {
+) -> io::Result<Inflated> {
     let mut header = [0u8; 10];
     input.read_exact(&mut header)?;
     if header[..3] != [0x1f, 0x8b, 8] {
@@ -510,10 +722,12 @@ fn inflate_member<R: BufRead>(
     }
     d.reset(false);
     let mut crc = crc32fast::Hasher::new();
-    let mut cut = false;
     let mut filled = 0;
     loop {
-        if filled == out.len() && out.len() < MEMBER_LIMIT {
+        if filled == out.len() {
+            if out.len() == MEMBER_LIMIT {
+                return Ok(Inflated::Open(crc));
+            }
             let room = (out.len() * 2).clamp(1 << 15, MEMBER_LIMIT);
             out.resize(room, 0);
         }
@@ -526,24 +740,14 @@ fn inflate_member<R: BufRead>(
         }
         let (in0, out0) = (d.total_in(), d.total_out());
         // Into room zeroed once (`decompress_vec` would zero the spare
-        // capacity on every call); past the limit, into `scratch`, dropped.
-        let spill = filled == out.len();
-        let into = if spill {
-            scratch.resize(1 << 15, 0);
-            &mut scratch[..]
-        } else {
-            &mut out[filled..]
-        };
+        // capacity on every call).
+        let into = &mut out[filled..];
         let status = d
             .decompress(buf, into, FlushDecompress::None)
             .map_err(|e| corrupt(&e.to_string()))?;
         let made = (d.total_out() - out0) as usize;
         crc.update(&into[..made]);
-        if spill {
-            cut |= made > 0;
-        } else {
-            filled += made;
-        }
+        filled += made;
         let used = (d.total_in() - in0) as usize;
         input.consume(used);
         match status {
@@ -554,16 +758,8 @@ fn inflate_member<R: BufRead>(
             _ => {}
         }
     }
-    let mut trailer = [0u8; 8];
-    input.read_exact(&mut trailer)?;
-    let want_crc =
-        u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
-    let want_len =
-        u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
-    if want_crc != crc.finalize() || want_len != d.total_out() as u32 {
-        return Err(corrupt("the member's CRC or size does not match"));
-    }
-    Ok((filled, cut))
+    check_trailer(input, crc, d.total_out())?;
+    Ok(Inflated::Whole(filled))
 }
 
 /// Appends the bytes of `r` up to and with the next `\n`, at most `limit`
@@ -817,28 +1013,46 @@ impl<R: BufRead + Seek> Reader<R> {
             kind: ProblemKind::Io,
             detail: e.to_string(),
         };
+        // In a member read record by record, a later record is read on
+        // from where the reader is: records asked for in order cost one
+        // pass over the member.
+        let on =
+            |open: &Open| open.offset == offset && open.ordinal <= ordinal;
+        if !self.open.as_ref().is_some_and(on) {
+            self.seek(offset).map_err(|e| io(e, &self.file))?;
+        }
+        loop {
+            while let Some(item) = self.pending.pop_front() {
+                match item {
+                    Ok(r) if r.offset == offset && r.ordinal == ordinal => {
+                        return Ok(r);
+                    }
+                    _ => {}
+                }
+            }
+            if !self.open.as_ref().is_some_and(on) {
+                let none = io::Error::other("no record there");
+                return Err(io(none, &self.file));
+            }
+            self.next_open();
+        }
+    }
+
+    /// Goes to `offset` and reads the gzip member (or the record) there.
+    fn seek(&mut self, offset: u64) -> io::Result<()> {
         let here = self.input.pos;
         if self.input.back_at < self.input.back.len() || offset < here {
             self.input.back.clear();
             self.input.back_at = 0;
-            self.input
-                .inner
-                .seek(SeekFrom::Start(offset))
-                .map_err(|e| io(e, &self.file))?;
+            self.input.inner.seek(SeekFrom::Start(offset))?;
         } else {
-            self.input
-                .inner
-                .seek_relative((offset - here) as i64)
-                .map_err(|e| io(e, &self.file))?;
+            self.input.inner.seek_relative((offset - here) as i64)?;
         }
         self.input.pos = offset;
         self.pending.clear();
+        self.open = None;
         self.done = false;
-        self.advance().map_err(|e| io(e, &self.file))?;
-        match self.pending.drain(..).nth(ordinal as usize) {
-            Some(item) => item,
-            None => Err(io(io::Error::other("no record there"), &self.file)),
-        }
+        self.advance()
     }
 }
 
@@ -935,7 +1149,7 @@ mod tests {
     }
 
     #[test]
-    fn a_member_past_the_limit_is_cut() {
+    fn a_block_past_the_limit_is_cut() {
         let big = vec![b'x'; MEMBER_LIMIT + 1000];
         let mut data = gz(&record("a", &big));
         let second = data.len() as u64;
@@ -944,11 +1158,98 @@ mod tests {
         assert_eq!(got.len(), 2);
         let a = got[0].as_ref().unwrap();
         assert!(a.block_truncated);
-        assert!(a.block.len() < MEMBER_LIMIT && a.block.len() > 1 << 20);
+        assert_eq!(a.block.len(), MEMBER_LIMIT);
         assert!(a.block.iter().all(|&b| b == b'x'));
         let b = got[1].as_ref().unwrap();
         assert_eq!((b.offset, &b.block[..]), (second, &b"two"[..]));
         assert!(!b.block_truncated);
+    }
+
+    /// A whole file gzipped as one member, longer than the limit: 300
+    /// records of 40,000 bytes and more.
+    fn one_stream() -> (Vec<u8>, Vec<Vec<u8>>) {
+        let blocks: Vec<Vec<u8>> = (0..300)
+            .map(|i| {
+                let mut b = format!("block {i} ").into_bytes();
+                b.resize(40_000 + i, b'a' + (i % 26) as u8);
+                b
+            })
+            .collect();
+        let mut whole = Vec::new();
+        for (i, b) in blocks.iter().enumerate() {
+            whole.extend(record(&format!("u{i}"), b));
+        }
+        assert!(whole.len() > MEMBER_LIMIT);
+        (gz(&whole), blocks)
+    }
+
+    #[test]
+    fn a_member_past_the_limit_is_read_record_by_record() {
+        let (member, blocks) = one_stream();
+        let mut data = member.clone();
+        let second = data.len() as u64;
+        data.extend(gz(&record("b", b"two")));
+        let got: Vec<_> = Reader::new(&data[..], "t")
+            .map(|r| r.map(|r| (r.offset, r.ordinal, r.block)))
+            .collect();
+        assert_eq!(got.len(), 301);
+        for (i, b) in blocks.iter().enumerate() {
+            assert_eq!(got[i], Ok((0, i as u32, b.clone())), "{i}");
+        }
+        assert_eq!(got[300], Ok((second, 0, b"two".to_vec())));
+        // Read again: in order from one pass, and out of order.
+        let mut r = Reader::new(io::Cursor::new(&data), "t");
+        for i in (0..300).step_by(7) {
+            assert_eq!(r.read_at(0, i).unwrap().block, blocks[i as usize]);
+        }
+        assert_eq!(r.read_at(0, 3).unwrap().block, blocks[3]);
+        assert_eq!(r.read_at(second, 0).unwrap().block, b"two");
+        assert_eq!(r.read_at(0, 299).unwrap().block, blocks[299]);
+        assert!(r.read_at(0, 300).is_err());
+    }
+
+    #[test]
+    fn damage_in_a_long_member_is_reported() {
+        let (member, blocks) = one_stream();
+        let tail = gz(&record("b", b"two"));
+        // Cut inside: the records before the cut, then the problem.
+        let cut = &member[..member.len() * 3 / 4];
+        let got: Vec<_> = Reader::new(cut, "t").collect();
+        let last = got.last().unwrap().as_ref().unwrap_err();
+        assert_eq!((last.kind, last.offset), (ProblemKind::Truncated, 0));
+        let read = got.iter().filter(|r| r.is_ok()).count();
+        assert!(read > 100 && read < 300, "{read}");
+        for (r, b) in got.iter().filter_map(|r| r.as_ref().ok()).zip(&blocks) {
+            assert!(r.block == *b || r.block_truncated);
+        }
+        // Corrupt inside: the problem, then the next member.
+        let mut data = member.clone();
+        let mid = data.len() / 2;
+        data[mid..mid + 64].iter_mut().for_each(|x| *x ^= 0x5a);
+        let at = data.len() as u64;
+        data.extend(&tail);
+        let got: Vec<_> = Reader::new(&data[..], "t").collect();
+        let problem = got.iter().find_map(|r| r.as_ref().err()).unwrap();
+        assert_eq!((problem.kind, problem.offset), (ProblemKind::Gzip, 0));
+        let last = got.last().unwrap().as_ref().unwrap();
+        assert_eq!((last.offset, &last.block[..]), (at, &b"two"[..]));
+    }
+
+    #[test]
+    fn garbage_before_the_first_member_of_a_gz_file() {
+        let mut data = b"GARBAGE\n".to_vec();
+        data.extend(gz(&record("a", b"one")));
+        let got: Vec<_> = Reader::new(&data[..], "x.warc.gz")
+            .map(|r| r.map(|r| (r.offset, r.block)).map_err(|p| p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![Err(ProblemKind::Gzip), Ok((8, b"one".to_vec()))]
+        );
+        // Without the name, such a file is read as a plain WARC file.
+        let got = read(&data);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0], Err(ProblemKind::Header));
     }
 
     #[test]

@@ -91,9 +91,13 @@ struct Compare {
     /// The older crawl's summary (`--summary` of `bulk run`).
     #[arg(value_name = "OLD")]
     old: PathBuf,
-    /// The newer crawl's summary; without it, the first two crawls of OLD.
+    /// The newer crawl's summary; without it, OLD holds both crawls.
     #[arg(value_name = "NEW")]
     new: Option<PathBuf>,
+    /// The two crawls to compare, older first, when the summaries hold
+    /// more than two.
+    #[arg(long, value_name = "OLD,NEW", value_parser = two_crawls)]
+    crawls: Option<(String, String)>,
     /// Write both crawls as an SVG bar chart.
     #[arg(long, value_name = "FILE")]
     chart: Option<PathBuf>,
@@ -258,6 +262,16 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
     Ok(Outcome::Allowed)
 }
 
+/// `--crawls OLD,NEW`.
+fn two_crawls(value: &str) -> Result<(String, String), String> {
+    match value.split_once(',') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => {
+            Ok((a.to_string(), b.to_string()))
+        }
+        _ => Err("give two crawls, older first: OLD,NEW".to_string()),
+    }
+}
+
 fn read_summary(path: &PathBuf) -> anyhow::Result<Summary> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("failed to read \"{}\"", path.display()))?;
@@ -267,20 +281,43 @@ fn read_summary(path: &PathBuf) -> anyhow::Result<Summary> {
 
 fn compare(c: Compare) -> anyhow::Result<Outcome> {
     let old = read_summary(&c.old)?;
-    let (a, b) = match &c.new {
-        Some(path) => {
-            let new = read_summary(path)?;
-            let (Some(a), Some(b)) = (old.crawls.first(), new.crawls.first())
-            else {
-                bail!("a summary holds no crawl");
+    let new = c.new.as_ref().map(read_summary).transpose()?;
+    // The older crawl from OLD, the newer from NEW (or OLD).
+    let later = new.as_ref().unwrap_or(&old);
+    let names = |s: &Summary| match &s.crawls[..] {
+        [] => "no crawl".to_string(),
+        crawls => crawls
+            .iter()
+            .map(|c| format!("{:?}", c.crawl))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let (a, b) = match &c.crawls {
+        Some((a, b)) => {
+            let pick = |s: &Summary, name: &str, path: &PathBuf| {
+                s.crawl(name).cloned().with_context(|| {
+                    format!(
+                        "\"{}\" holds no crawl {name:?} (it holds {})",
+                        path.display(),
+                        names(s)
+                    )
+                })
             };
-            (a.clone(), b.clone())
+            let new_path = c.new.as_ref().unwrap_or(&c.old);
+            (pick(&old, a, &c.old)?, pick(later, b, new_path)?)
         }
-        None => match &old.crawls[..] {
-            [a, b, ..] => (a.clone(), b.clone()),
+        None => match (&old.crawls[..], &new) {
+            ([a], Some(new)) if new.crawls.len() == 1 => {
+                (a.clone(), new.crawls[0].clone())
+            }
+            ([a, b], None) => (a.clone(), b.clone()),
             _ => bail!(
-                "\"{}\" holds fewer than two crawls: give NEW",
-                c.old.display()
+                "give the two crawls to compare with --crawls OLD,NEW: the \
+                 summaries hold {}",
+                match &new {
+                    Some(new) => format!("{} and {}", names(&old), names(new)),
+                    None => names(&old),
+                }
             ),
         },
     };

@@ -23,7 +23,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Give up after this many seconds, redirects included (default 30).
+    /// Give up after this many seconds, redirects included (default 30;
+    /// above 0, at most 86400).
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// The User-Agent header to send (default robotrules/VERSION).
@@ -40,7 +41,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
             Some(Duration::from_secs_f64(s))
         }
-        Some(s) => bail!("--timeout {s}: give a number of seconds above 0"),
+        Some(s) => bail!(
+            "--timeout {s}: give a number of seconds above 0 and at most \
+             86400 (a day)"
+        ),
     };
     let settings =
         input::Settings { timeout, user_agent: args.user_agent.clone() };

@@ -111,6 +111,94 @@ fn compare_two_crawls() {
 }
 
 #[test]
+fn compare_names_its_crawls_and_crawlers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, new) = crawls(dir.path());
+    let summary = |name: &str, inputs: &[&str], agents: &str| {
+        let path = dir.path().join(name);
+        let mut args = vec!["bulk", "run"];
+        args.extend(inputs);
+        let out = dir.path().join(format!("{name}.jsonl"));
+        args.extend([
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+            "--agents",
+            agents,
+            "--summary",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(run(&args, b"").status.code(), Some(0));
+        path.to_str().unwrap().to_string()
+    };
+    let both = summary("both.json", &[&old, &new], "GPTBot,CCBot");
+    let later = summary("later.json", &[&new], "GPTBot");
+    // Two summaries of two crawls each: which to compare is asked for.
+    let o = run(&["bulk", "compare", &both, &both], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("--crawls OLD,NEW")
+            && stderr.contains("\"CC-MAIN-2024-10\", \"CC-MAIN-2024-33\""),
+        "{stderr}"
+    );
+    let o = run(
+        &[
+            "bulk",
+            "compare",
+            &both,
+            &both,
+            "--crawls",
+            "CC-MAIN-2024-33,CC-MAIN-2024-10",
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    let gpt = text.lines().find(|l| l.starts_with("GPTBot ")).expect("GPTBot");
+    assert!(gpt.contains("33.33%    0.00%  -33.33pp"), "{gpt}");
+    let o = run(
+        &[
+            "bulk",
+            "compare",
+            &both,
+            &later,
+            "--crawls",
+            "CC-MAIN-2024-10,CC-MAIN-2099-01",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("holds no crawl \"CC-MAIN-2099-01\""));
+    // A crawler judged in one crawl only is named, not dropped unsaid.
+    let o = run(
+        &[
+            "bulk",
+            "compare",
+            &both,
+            &later,
+            "--crawls",
+            "CC-MAIN-2024-10,CC-MAIN-2024-33",
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    assert!(text.contains("not judged in CC-MAIN-2024-33: CCBot"), "{text}");
+}
+
+#[test]
 fn damage_is_reported_not_fatal() {
     let dir = tempfile::tempdir().expect("tempdir");
     let warc = dir.path().join("bad.warc.gz");

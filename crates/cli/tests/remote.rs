@@ -354,3 +354,48 @@ fn fetch_names_ftp_requests_retr() {
     assert!(text.contains("outcome: available"), "{text}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn fetch_survives_a_retry_after_past_the_year_9999() {
+    // It panicked formatting the date; now the date stops at 9999, and
+    // the wait at 24 hours.
+    let server =
+        Server::with(503, &[("Retry-After", "999999999999")], String::new());
+    let out = run(&["fetch", &server.url("/")], b"");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "Retry-After: 999999999999 s, Fri, 31 Dec 9999 23:59:59 GMT"
+        ),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+    let out = run(&["fetch", "--json", &server.url("/")], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["retry_after"], "Fri, 31 Dec 9999 23:59:59 GMT");
+}
+
+#[test]
+fn fetch_says_the_timeout_range() {
+    let server = Server::start(200, RULES);
+    let out = run(&["fetch", "--timeout", "86401", &server.url("/")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("above 0 and at most 86400"), "{err}");
+}
+
+#[test]
+fn fetch_says_a_user_agent_is_not_a_header_value() {
+    let server = Server::start(200, RULES);
+    let out = run(&["fetch", "--user-agent", "a\nb", &server.url("/")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "invalid user agent: \"a\\nb\" is not a valid header value"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("builder error"), "{err}");
+}

@@ -109,7 +109,8 @@ impl CacheConfig {
     }
 
     /// How long to wait before asking an unreachable site again (default
-    /// 1 h; `Retry-After` is honoured up to this).
+    /// 1 h), unless the server's `Retry-After` says otherwise (honoured up
+    /// to 24 hours: see [`Timing::retry_at`]).
     pub fn retry(mut self, d: Duration) -> Self {
         self.timing = self.timing.retry(d);
         self
@@ -200,7 +201,7 @@ impl std::fmt::Display for Verdict {
                 f,
                 ": robots.txt unreachable ({reason}), so everything is \
                  disallowed until {}",
-                httpdate::fmt_http_date(*until)
+                crate::report::http_date(*until)
             )?,
             Reason::UnreachableTooLong => write!(
                 f,

@@ -73,8 +73,10 @@ pub enum Unreachable {
     /// The host could not be resolved or connected to: a short reason
     /// such as `connection refused`.
     Connect(String),
-    /// The connection broke, or the response was malformed or could not
-    /// be decoded.
+    /// The connection broke, or the response was malformed, or its body
+    /// could not be decoded (an unsupported or corrupt content coding:
+    /// see [`policy::decode`]): a short reason such as `unsupported
+    /// content coding: compress`.
     Broken(String),
     /// The fetcher's [`AddressPolicy`] does not allow the address of a
     /// request (the first, or a redirect's): a short reason such as
@@ -143,9 +145,11 @@ pub struct Response {
     /// The `Retry-After` header value.
     pub retry_after: Option<String>,
     /// The `Location` header value, when the final status is a redirect
-    /// the downloader did not follow.
+    /// the downloader did not follow (bytes from 0x80 up percent-encoded:
+    /// see [`policy::location`]).
     pub location: Option<String>,
-    /// The body, after content decoding, at most [`MAX_BODY`] bytes.
+    /// The body, after content decoding ([`policy::decode`]), at most
+    /// [`MAX_BODY`] bytes.
     pub body: Vec<u8>,
     /// True if the body was longer than the cap and the rest not read.
     pub truncated: bool,
@@ -214,8 +218,10 @@ impl Failure {
 ///
 /// A download requests `authority.robots_url()` (HTTP GET, or FTP `RETR
 /// /robots.txt`), follows redirects as [`policy::Redirects`] says,
-/// decodes the content, reads at most [`MAX_BODY`] bytes of the body
-/// (see [`policy::take`]), and returns what it got. It does not judge:
+/// decodes the content ([`policy::Decoder`]; a body that cannot be
+/// decoded is a [`Failure`], [`Unreachable::Broken`], never rules),
+/// reads at most [`MAX_BODY`] decoded bytes of the body (see
+/// [`policy::take`]), and returns what it got. It does not judge:
 /// [`Fetch::new`] applies the rules.
 ///
 /// # Example: an in-memory downloader
@@ -264,21 +270,26 @@ pub struct Fetch {
     pub hops: Vec<Hop>,
     /// The outcome the crawler must act on.
     pub outcome: Outcome,
-    /// Body bytes read (after content decoding).
+    /// Body bytes read (after content decoding), at most the cap.
     pub bytes_read: usize,
     /// True if the body was longer than the cap and the rest was not read.
+    /// Then [`Fetch::body`] ends at the last line break before the cap.
     pub truncated: bool,
     /// The final response's `Cache-Control`.
     pub cache_control: CacheControl,
     /// The final response's `Retry-After`.
     pub retry_after: Option<RetryAfter>,
-    /// The body as read (at most the cap), for tools that show it.
+    /// The body whose rules apply, for tools that show it: as read (at
+    /// most the cap), less the line the cap cut, if it cut one (see
+    /// [`policy::drop_partial_line`]).
     pub body: Vec<u8>,
 }
 
 impl Fetch {
     /// Judges what a download of the robots.txt of `authority` returned
-    /// (see [`policy::outcome`]). A body longer than [`MAX_BODY`] is cut.
+    /// (see [`policy::outcome`]). A body longer than [`MAX_BODY`] is cut;
+    /// a cut body loses the line the cap went through
+    /// ([`policy::drop_partial_line`]), whichever downloader cut it.
     pub fn new(
         authority: &Authority,
         downloaded: Result<Response, Failure>,
@@ -313,12 +324,15 @@ impl Fetch {
             response.body.truncate(MAX_BODY);
             response.truncated = true;
         }
+        fetch.bytes_read = response.body.len();
+        if response.truncated {
+            policy::drop_partial_line(&mut response.body);
+        }
         fetch.outcome = policy::outcome(authority.scheme(), &response);
         fetch.cache_control =
             CacheControl::parse(response.cache_control.iter().map(|v| &**v));
         fetch.retry_after =
             response.retry_after.as_deref().and_then(RetryAfter::parse);
-        fetch.bytes_read = response.body.len();
         fetch.truncated = response.truncated;
         fetch.hops = response.hops;
         fetch.body = response.body;
@@ -354,7 +368,9 @@ impl Default for FetcherConfig {
 }
 
 impl FetcherConfig {
-    /// The `User-Agent` header sent (default `robotrules/VERSION`).
+    /// The `User-Agent` header sent (default `robotrules/VERSION`). It must
+    /// be a valid header value (no line breaks or other control
+    /// characters): [`FetcherConfig::build`] checks.
     pub fn user_agent(mut self, agent: impl Into<String>) -> Self {
         self.user_agent = agent.into();
         self
@@ -401,11 +417,37 @@ impl FetcherConfig {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Client`] if the HTTP client cannot be built (for
-    /// example, no TLS roots).
+    /// [`ErrorKind::InvalidUserAgent`] if the user agent is not a valid
+    /// header value; [`ErrorKind::Client`] if the HTTP client cannot be
+    /// built (for example, no TLS roots).
     pub fn build(self) -> Result<Fetcher, Error> {
+        use reqwest::header::{self, HeaderMap, HeaderValue};
+
+        let agent = HeaderValue::from_str(&self.user_agent).map_err(|_| {
+            Error::new(
+                ErrorKind::InvalidUserAgent,
+                format!(
+                    "{:?} is not a valid header value (it may not hold line \
+                     breaks or other control characters)",
+                    self.user_agent
+                ),
+            )
+        })?;
+        // Content codings are undone by `policy::Decoder`, the one path
+        // for all of them: reqwest's own decoding is off, whatever
+        // features another crate turns on.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("gzip, deflate, br"),
+        );
         let mut builder = reqwest::Client::builder()
-            .user_agent(self.user_agent.clone())
+            .user_agent(agent)
+            .default_headers(headers)
+            .no_gzip()
+            .no_brotli()
+            .no_deflate()
+            .no_zstd()
             .connect_timeout(self.connect_timeout)
             .redirect(reqwest::redirect::Policy::none());
         if !self.address_policy.is_any() {
@@ -477,8 +519,7 @@ impl Fetcher {
             let headers = response.headers();
             let location = headers
                 .get(reqwest::header::LOCATION)
-                .and_then(|l| l.to_str().ok())
-                .map(str::to_string);
+                .map(|l| policy::location(l.as_bytes()));
             if policy::classify_http(status) == policy::StatusClass::Redirect
                 && redirects.follow(location.as_deref()).is_ok()
             {
@@ -490,6 +531,7 @@ impl Fetcher {
                     out = out.header(name.as_str(), value);
                 }
             }
+            out.location = location;
             if policy::classify_http(status) == policy::StatusClass::Success {
                 self.read_body(response, &mut out).await?;
             }
@@ -511,21 +553,44 @@ impl Fetcher {
         }
     }
 
-    /// Reads at most the cap of the (decoded) body, and stops there.
+    /// Reads and decodes the body up to the cap of decoded bytes, and
+    /// stops there. Once the cap is reached, a `Content-Length` that
+    /// promises more ends the reading too: the body is cut, whether or not
+    /// the rest would come.
     async fn read_body(
         &self,
         mut response: reqwest::Response,
         out: &mut Response,
     ) -> Result<(), Unreachable> {
         let cap = self.config.max_body;
+        let codings = response
+            .headers()
+            .get_all(reqwest::header::CONTENT_ENCODING)
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect::<Vec<_>>()
+            .join(",");
+        let broken =
+            |e: policy::Undecodable| Unreachable::Broken(e.to_string());
+        let mut decoder =
+            policy::Decoder::new(&codings, cap).map_err(broken)?;
+        let promised = response.content_length();
+        let mut raw = 0u64;
         while let Some(chunk) =
             response.chunk().await.map_err(|e| classify(&e))?
         {
-            if policy::take(&mut out.body, &chunk, cap) {
-                out.truncated = true;
+            raw += chunk.len() as u64;
+            if decoder.push(&chunk).map_err(broken)? {
                 break;
             }
+            let more = promised.is_some_and(|n| raw < n);
+            if decoder.body().len() >= cap && more && !decoder.is_ended() {
+                out.body = decoder.body().to_vec();
+                out.truncated = true;
+                return Ok(());
+            }
         }
+        (out.body, out.truncated) = decoder.finish().map_err(broken)?;
         Ok(())
     }
 
@@ -736,6 +801,14 @@ fn classify(e: &reqwest::Error) -> Unreachable {
         root = source;
     }
     let host = e.url().and_then(|u| u.host_str()).unwrap_or("the host");
+    // hyper's words for both of its limits on a response head.
+    if root.to_string() == "message head is too large" {
+        return Unreachable::Broken(
+            "too many header fields (over 100), or a header section over \
+             400 KiB"
+                .into(),
+        );
+    }
     if dns {
         Unreachable::Connect(format!("cannot resolve {host}"))
     } else if e.is_connect() {

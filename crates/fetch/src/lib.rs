@@ -79,8 +79,14 @@
 //! # Untrusted input
 //!
 //! At most 500 KiB of a body is read, after content decoding, and then the
-//! connection is dropped: a decompression bomb costs at most the cap. The
-//! whole fetch, redirects included, has a time limit. URLs are judged as
+//! connection is dropped: a decompression bomb costs at most the cap.
+//! Content codings (gzip, deflate, br, stacked, in any case) are undone in
+//! one place, [`policy::Decoder`]; a coding it does not know, or a body
+//! that does not decode, is a broken response (everything disallowed),
+//! never rules. A body cut by the cap loses the line the cap went
+//! through. The whole fetch, redirects included, has a time limit, and no
+//! header value, however odd (a `Retry-After` in the year 30000), makes
+//! it panic. URLs are judged as
 //! they will be requested, after WHATWG normalisation.
 //!
 //! [tokio]: https://docs.rs/tokio
@@ -123,6 +129,8 @@ pub enum ErrorKind {
     UnsupportedScheme,
     /// The HTTP client could not be built.
     Client,
+    /// The `User-Agent` given is not a valid HTTP header value.
+    InvalidUserAgent,
 }
 
 /// An error: only for invalid input or setup. Fetch failures are not
@@ -150,6 +158,7 @@ impl fmt::Display for Error {
             ErrorKind::InvalidUrl => "invalid URL",
             ErrorKind::UnsupportedScheme => "unsupported scheme",
             ErrorKind::Client => "cannot build the HTTP client",
+            ErrorKind::InvalidUserAgent => "invalid user agent",
         };
         write!(f, "{what}: {}", self.message)
     }

@@ -9,7 +9,9 @@
 //! |---|---|
 //! | [`classify_http`], [`classify_ftp`] | a status code's class (RFC 9309 §2.3.1.1–§2.3.1.4) |
 //! | [`Redirects`] | which redirects are followed (§2.3.1.2) |
-//! | [`take`] | the 500 KiB body cap (§2.5) |
+//! | [`decode`], [`Decoder`] | content codings: gzip, deflate, br (RFC 9110 §8.4) |
+//! | [`take`], [`drop_partial_line`] | the 500 KiB body cap (§2.5) |
+//! | [`location`] | a `Location` header's bytes as a URL reference |
 //! | [`CacheControl`], [`RetryAfter`], [`lifetime`] | how long a result is kept (§2.4) |
 //! | [`outcome`] | a raw response to an [`Outcome`] |
 //! | [`access`] | what an outcome means for crawlers |
@@ -46,6 +48,12 @@ use url::Url;
 use crate::cache::Reason;
 use crate::fetch::{Fetch, Outcome, Response, Unavailable, Unreachable};
 
+mod coding;
+
+pub use self::coding::{
+    decode, Decoder, Undecodable, UndecodableKind, MAX_CODINGS,
+};
+
 /// Google reads at most this many bytes of a robots.txt (500 KiB).
 ///
 /// > The parsing limit MUST be at least 500 kibibytes \[KiB\].
@@ -77,6 +85,11 @@ pub const RETRY: Duration = Duration::from_secs(3600);
 
 /// The same after a 503, which asks for sooner retries.
 pub const RETRY_503: Duration = Duration::from_secs(300);
+
+/// The longest `Retry-After` honoured: 24 hours, as long as a fetched file
+/// may be used ([`DEFAULT_LIFETIME`]). A longer one is cut to this; a
+/// shorter one is kept (but never under a second).
+pub const MAX_RETRY_AFTER: Duration = DEFAULT_LIFETIME;
 
 /// What a status code means (RFC 9309 §2.3.1).
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -215,11 +228,13 @@ impl Redirects {
     ///
     /// # Errors
     ///
-    /// The [`Stop`] that ends the fetch: a loop, the limit, a missing or
-    /// unusable `Location`, or a scheme other than `http(s)`.
+    /// The [`Stop`] that ends the fetch: a loop, the limit, a missing,
+    /// empty, blank or unusable `Location` ([`Stop::NoLocation`]: an
+    /// empty reference would name the same URL again, but it names
+    /// nothing), or a scheme other than `http(s)`.
     pub fn follow(&mut self, location: Option<&str>) -> Result<Url, Stop> {
-        let next = location
-            .and_then(|l| self.current().join(l.trim()).ok())
+        let next = usable(location)
+            .and_then(|l| self.current().join(l).ok())
             .ok_or(Stop::NoLocation)?;
         if self.seen.contains(&next) {
             return Err(Stop::Loop);
@@ -233,6 +248,67 @@ impl Redirects {
         self.seen.push(next.clone());
         Ok(next)
     }
+}
+
+/// A `Location` value with its surrounding whitespace removed, unless
+/// nothing is left.
+fn usable(location: Option<&str>) -> Option<&str> {
+    location.map(str::trim).filter(|l| !l.is_empty())
+}
+
+/// A `Location` header's bytes as a URL reference: bytes from 0x80 up
+/// (raw UTF-8 or Latin-1, which some servers send) are percent-encoded,
+/// as browsers do, so that the redirect can be followed; other bytes are
+/// kept.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::location;
+///
+/// assert_eq!(location("/robóts.txt".as_bytes()), "/rob%C3%B3ts.txt");
+/// assert_eq!(location(b"/caf\xe9"), "/caf%E9");
+/// ```
+pub fn location(value: &[u8]) -> String {
+    let mut out = String::with_capacity(value.len());
+    for &b in value {
+        if b < 0x80 {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Drops the bytes after the last line break (LF or CR) of a body cut at
+/// the cap: the line the cap went through was not read whole, so it is
+/// not read at all. Otherwise `Allow: /private/press-kit.pdf` cut to
+/// `Allow: /private/p` would be a rule the file does not contain. A body
+/// with no line break becomes empty.
+///
+/// > The parsing limit MUST be at least 500 kibibytes \[KiB\].
+/// > — RFC 9309 §2.5
+///
+/// Call it only on a body that was cut: a whole file's last line counts
+/// even without a line break. `robotrules-analysis` reads a cut file the
+/// same way (`first_line_beyond_fetch_limit`).
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::drop_partial_line;
+///
+/// let mut body = b"Disallow: /private\nAllow: /private/p".to_vec();
+/// drop_partial_line(&mut body);
+/// assert_eq!(body, b"Disallow: /private\n");
+/// ```
+pub fn drop_partial_line(body: &mut Vec<u8>) {
+    let keep = body
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
+    body.truncate(keep);
 }
 
 /// Appends `chunk` to `body` up to `cap` bytes, and returns true if and
@@ -350,10 +426,11 @@ impl RetryAfter {
     }
 
     /// When the site may be asked again, for a response received at
-    /// `now`.
+    /// `now`. A delay too long for a [`SystemTime`] saturates at the
+    /// latest time it can hold: the longest wait, never "now".
     pub fn at(&self, now: SystemTime) -> SystemTime {
         match *self {
-            RetryAfter::Delay(d) => now.checked_add(d).unwrap_or(now),
+            RetryAfter::Delay(d) => saturating_add(now, d),
             RetryAfter::Date(t) => t,
         }
     }
@@ -362,6 +439,22 @@ impl RetryAfter {
     pub fn delay(&self, now: SystemTime) -> Duration {
         self.at(now).duration_since(now).unwrap_or(Duration::ZERO)
     }
+}
+
+/// `t + d`, or the latest time a [`SystemTime`] holds if that overflows.
+pub(crate) fn saturating_add(t: SystemTime, d: Duration) -> SystemTime {
+    if let Some(sum) = t.checked_add(d) {
+        return sum;
+    }
+    // The platform's limit is not exposed: approach it by halving steps.
+    let (mut at, mut step) = (t, d);
+    while !step.is_zero() {
+        match at.checked_add(step) {
+            Some(next) => at = next,
+            None => step /= 2,
+        }
+    }
+    at
 }
 
 /// How long a fetched robots.txt (or the news that there is none) is used:
@@ -416,8 +509,8 @@ pub fn outcome(scheme: &str, response: &Response) -> Outcome {
 fn stopped_redirect(response: &Response) -> Stop {
     let Some(last) = response.hops.last() else { return Stop::TooMany };
     let Ok(current) = Url::parse(&last.url) else { return Stop::NoLocation };
-    let Some(next) =
-        response.location.as_deref().and_then(|l| current.join(l.trim()).ok())
+    let Some(next) = usable(response.location.as_deref())
+        .and_then(|l| current.join(l).ok())
     else {
         return Stop::NoLocation;
     };
@@ -569,7 +662,8 @@ impl Timing {
     }
 
     /// How long to wait before asking an unreachable site again (default
-    /// 1 h; `Retry-After` is honoured up to this).
+    /// 1 h), unless the server's `Retry-After` says otherwise (see
+    /// [`Timing::retry_at`]).
     pub fn retry(mut self, d: Duration) -> Self {
         self.retry = d;
         self
@@ -588,10 +682,12 @@ impl Timing {
         self
     }
 
-    /// When to ask an unreachable site again, for a failure at `now`:
-    /// after 5 minutes for a 503, 1 hour otherwise, or at `Retry-After`
-    /// if sooner (but never sooner than a second later, so that a date in
-    /// the past cannot make every check a request).
+    /// When to ask an unreachable site again, for a failure at `now`: at
+    /// the server's `Retry-After`, honoured up to 24 hours
+    /// ([`MAX_RETRY_AFTER`]; a longer one is cut to 24 hours, a shorter
+    /// one kept, but never sooner than a second later, so that a date in
+    /// the past cannot make every check a request); without one, after 5
+    /// minutes for a 503, 1 hour otherwise.
     pub fn retry_at(
         &self,
         reason: &Unreachable,
@@ -605,9 +701,9 @@ impl Timing {
         };
         let wait = retry_after.map_or(base, |r| {
             let floor = Duration::from_secs(1);
-            r.delay(now).clamp(floor, self.retry.max(base).max(floor))
+            r.delay(now).clamp(floor, MAX_RETRY_AFTER)
         });
-        now + wait
+        saturating_add(now, wait)
     }
 }
 
@@ -617,7 +713,7 @@ impl Timing {
 /// - fresh: a fetched file, a 4xx, or a failure, until it expires;
 /// - expired: fetch again;
 /// - unreachable: everything disallowed until the retry time (5 minutes
-///   after a 503, 1 hour otherwise, or `Retry-After`);
+///   after a 503, 1 hour otherwise, or `Retry-After` up to 24 hours);
 /// - refresh failed with an earlier copy: that copy is used, marked stale;
 /// - unreachable for over 30 days with no copy: everything allowed.
 #[derive(Clone, Debug, Default)]
@@ -688,7 +784,8 @@ impl State {
                 self.failure = None;
                 self.unreachable_since = None;
                 self.bytes = if cc.no_store { 0 } else { fetch.bytes_read };
-                self.expires = Some(now + lifetime(&cc, timing.lifetime));
+                self.expires =
+                    Some(saturating_add(now, lifetime(&cc, timing.lifetime)));
             }
             Outcome::Unavailable(_) => {
                 self.robots = None;
@@ -696,7 +793,8 @@ impl State {
                 self.failure = Some(fetch.outcome.clone());
                 self.unreachable_since = None;
                 self.bytes = 0;
-                self.expires = Some(now + lifetime(&cc, timing.lifetime));
+                self.expires =
+                    Some(saturating_add(now, lifetime(&cc, timing.lifetime)));
             }
             Outcome::Unreachable(reason) => {
                 self.robots = None;
@@ -822,6 +920,9 @@ mod tests {
     fn redirect_checks() {
         let mut r = Redirects::new(url("http://a/robots.txt"));
         assert_eq!(r.follow(None), Err(Stop::NoLocation));
+        // Empty or blank: as missing, not a redirect to the same URL.
+        assert_eq!(r.follow(Some("")), Err(Stop::NoLocation));
+        assert_eq!(r.follow(Some(" \t ")), Err(Stop::NoLocation));
         assert_eq!(r.follow(Some("http://[::")), Err(Stop::NoLocation));
         assert_eq!(
             r.follow(Some("ftp://b/robots.txt")),
@@ -937,6 +1038,18 @@ mod tests {
             fetch(Response::new(301, vec![])).outcome,
             Outcome::Unreachable(Unreachable::Broken(_))
         ));
+        for blank in ["", "  "] {
+            let r = Response::new(302, vec![])
+                .header("location", blank)
+                .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
+            assert!(
+                matches!(
+                    fetch(r).outcome,
+                    Outcome::Unreachable(Unreachable::Broken(_))
+                ),
+                "{blank:?}"
+            );
+        }
     }
 
     #[test]
@@ -1062,12 +1175,76 @@ mod tests {
                 .header("retry-after", "Thu, 01 Jan 1970 00:00:01 GMT"),
         )]);
         assert_eq!(s.expires(), Some(at(6)));
-        // Never longer than the usual retry.
-        let s = state_after(&[(
-            0,
-            Response::new(500, vec![]).header("retry-after", "99999"),
-        )]);
-        assert_eq!(s.expires(), Some(at(3600)));
+        // Longer than the usual retry: honoured, up to 24 hours.
+        for (value, expires) in [
+            ("7200", 7200),
+            ("86399", 86_399),
+            ("86400", 86_400),
+            ("99999", 86_400),
+            ("999999999999", 86_400),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", 86_400),
+        ] {
+            let s = state_after(&[(
+                0,
+                Response::new(503, vec![]).header("retry-after", value),
+            )]);
+            assert_eq!(s.expires(), Some(at(expires)), "{value}");
+        }
+    }
+
+    #[test]
+    fn overflowing_delays_saturate() {
+        let now = at(1_000);
+        let huge = RetryAfter::Delay(Duration::MAX);
+        assert!(huge.at(now) > at(1 << 40), "{:?}", huge.at(now));
+        assert!(huge.delay(now) > Duration::from_secs(1 << 40));
+        assert_eq!(
+            Timing::default().retry_at(
+                &Unreachable::Status(503),
+                Some(huge),
+                now
+            ),
+            now + MAX_RETRY_AFTER
+        );
+        // At the limit already: it stays there, never before `now`.
+        let end = saturating_add(now, Duration::MAX);
+        assert_eq!(saturating_add(end, Duration::from_secs(1)), end);
+        assert_eq!(RetryAfter::Delay(Duration::from_secs(5)).at(end), end);
+    }
+
+    #[test]
+    fn cut_lines_are_dropped() {
+        let cut = |body: &[u8]| {
+            let mut body = body.to_vec();
+            drop_partial_line(&mut body);
+            body
+        };
+        assert_eq!(cut(b"a\nAllow: /private/p"), b"a\n");
+        assert_eq!(cut(b"a\r\nb"), b"a\r\n");
+        assert_eq!(cut(b"a\rb"), b"a\r");
+        assert_eq!(cut(b"a\r"), b"a\r");
+        assert_eq!(cut(b"a\n\n"), b"a\n\n");
+        assert_eq!(cut(b"no line break"), b"");
+        assert_eq!(cut(b""), b"");
+        // Fetch::new applies it to cut bodies only.
+        let f = fetch(
+            Response::new(200, b"Disallow: /x\nAllow: /private/p".to_vec())
+                .truncated(true),
+        );
+        assert_eq!(f.body, b"Disallow: /x\n");
+        assert_eq!(f.bytes_read, 30);
+        let f = fetch(Response::new(200, b"Disallow: /x\nAllow: /p".to_vec()));
+        assert_eq!(f.body, b"Disallow: /x\nAllow: /p");
+    }
+
+    #[test]
+    fn locations() {
+        assert_eq!(location(b"/a b?c=d#e"), "/a b?c=d#e");
+        assert_eq!(location("/robóts.txt".as_bytes()), "/rob%C3%B3ts.txt");
+        assert_eq!(location(b"/\xe9\xff"), "/%E9%FF");
+        let mut r = Redirects::new(url("http://a/robots.txt"));
+        let next = r.follow(Some(&location(b"/caf\xc3\xa9"))).unwrap();
+        assert_eq!(next.as_str(), "http://a/caf%C3%A9");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A [`Fetch`] as tools show it: [`Report`].
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use robotrules::Robots;
 
@@ -15,7 +15,8 @@ use crate::{Fetch, Hop, Outcome, DEFAULT_LIFETIME};
 ///
 /// This is the shape of `robotrules fetch --json`. With the `serde`
 /// feature it serializes with these field names, in this order; times are
-/// HTTP dates (`Sun, 22 Nov 2026 11:18:53 GMT`).
+/// HTTP dates (`Sun, 22 Nov 2026 11:18:53 GMT`), shown up to the end of the
+/// year 9999 however far a server's `Retry-After` points.
 ///
 /// # Example
 ///
@@ -138,7 +139,7 @@ impl Report {
             _ => {
                 let keep =
                     policy::lifetime(&fetch.cache_control, DEFAULT_LIFETIME);
-                (Some(keep.as_secs()), now + keep)
+                (Some(keep.as_secs()), policy::saturating_add(now, keep))
             }
         };
         let summary = match &fetch.outcome {
@@ -152,10 +153,8 @@ impl Report {
             bytes_read: fetch.bytes_read,
             truncated: fetch.truncated,
             cache_lifetime_seconds: lifetime,
-            retry_after: fetch
-                .retry_after
-                .map(|r| httpdate::fmt_http_date(r.at(now))),
-            next_fetch: httpdate::fmt_http_date(next_fetch),
+            retry_after: fetch.retry_after.map(|r| http_date(r.at(now))),
+            next_fetch: http_date(next_fetch),
             outcome: fetch.outcome.describe(),
             access: access.as_str(),
             verdict: access.describe(),
@@ -164,9 +163,50 @@ impl Report {
     }
 }
 
+/// The latest time an HTTP date can show: the end of the year 9999.
+const LATEST: Duration = Duration::from_secs(253_402_300_799);
+
+/// `t` as an HTTP date (`Sun, 22 Nov 2026 11:18:53 GMT`), clamped to the
+/// years an HTTP date can show (1970 to 9999): a `Retry-After` of
+/// `999999999999` seconds shows as the end of 9999, not a panic.
+pub(crate) fn http_date(t: SystemTime) -> String {
+    let since = t.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    httpdate::fmt_http_date(UNIX_EPOCH + since.min(LATEST))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Authority, Response};
+
+    #[test]
+    fn times_past_the_year_9999_do_not_panic() {
+        let site = Authority::of("http://h/").unwrap();
+        let now = SystemTime::now();
+        for value in ["999999999999", "18446744073709551615"] {
+            let fetch = Fetch::new(
+                &site,
+                Ok(Response::new(503, vec![]).header("retry-after", value)),
+            );
+            let report = Report::new(&fetch, now);
+            assert_eq!(
+                report.retry_after.as_deref(),
+                Some("Fri, 31 Dec 9999 23:59:59 GMT"),
+                "{value}"
+            );
+            // Honoured for 24 hours at most.
+            assert_eq!(
+                report.next_fetch,
+                http_date(now + Duration::from_secs(86_400))
+            );
+        }
+        assert_eq!(http_date(UNIX_EPOCH), "Thu, 01 Jan 1970 00:00:00 GMT");
+        let far = policy::saturating_add(now, Duration::MAX);
+        assert_eq!(http_date(far), "Fri, 31 Dec 9999 23:59:59 GMT");
+        if let Some(before) = UNIX_EPOCH.checked_sub(Duration::from_secs(9)) {
+            assert_eq!(http_date(before), "Thu, 01 Jan 1970 00:00:00 GMT");
+        }
+    }
 
     #[test]
     fn requests_are_named_by_protocol() {

@@ -5,8 +5,10 @@
 
 mod address;
 mod bypass;
+mod codings;
 mod download;
 mod exemption;
+mod responses;
 mod single_flight;
 
 use std::net::SocketAddr;
@@ -81,6 +83,49 @@ async fn hop(State(s): State<Script>, Path(n): Path<usize>) -> Response {
     } else {
         (StatusCode::OK, RULES).into_response()
     }
+}
+
+/// What a raw server does after writing its answer.
+#[derive(Clone, Copy, Debug)]
+enum Then {
+    /// Closes the connection.
+    Close,
+    /// Keeps it open and says nothing more.
+    Stall,
+}
+
+/// A raw TCP server on loopback: for each request, `answer` gets the
+/// request target and gives the bytes to write, whatever they are.
+async fn raw<F>(answer: F) -> SocketAddr
+where
+    F: Fn(&str) -> (Vec<u8>, Then) + Send + Sync + 'static,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let answer = Arc::new(answer);
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let answer = answer.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let target = head.split(' ').nth(1).unwrap_or("").to_string();
+                let (bytes, then) = answer(&target);
+                let _ = socket.write_all(&bytes).await;
+                if let Then::Stall = then {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                }
+            });
+        }
+    });
+    addr
 }
 
 fn fetcher() -> Fetcher {

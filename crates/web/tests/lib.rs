@@ -452,3 +452,28 @@ async fn requests_have_a_time_limit() {
         .unwrap();
     assert_eq!(r.status(), 408);
 }
+
+#[tokio::test]
+async fn a_retry_after_past_the_year_9999_is_reported() {
+    // Formatting the date panicked and dropped the connection.
+    let app = Router::new().route(
+        "/robots.txt",
+        get(|| async {
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "999999999999")],
+            )
+        }),
+    );
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let base = start(Config::default().allow_private_fetch(true)).await;
+    let (status, body) =
+        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    let report = &body["report"];
+    assert_eq!(report["outcome"], "unreachable (503)");
+    assert_eq!(report["retry_after"], "Fri, 31 Dec 9999 23:59:59 GMT");
+}
