@@ -1,6 +1,7 @@
 //! The bulk job's WARC reader on any bytes, as a plain stream and as a
-//! WARC.gz stream: no panic, offsets inside the input, and every record
-//! read again at its offset is the same record.
+//! WARC.gz stream (by its magic bytes, and by its name): no panic,
+//! offsets inside the input, and every record read again at its offset
+//! is the same record.
 
 #![no_main]
 
@@ -21,6 +22,22 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut again = Reader::new(Cursor::new(data), "fuzz");
+    for r in records.iter().take(8) {
+        let second = again.read_at(r.offset, r.ordinal).expect("read again");
+        assert_eq!(&second, r);
+    }
+    // Named `.gz`: read as gzip members whatever its first bytes.
+    let mut records = Vec::new();
+    for item in Reader::new(data, "fuzz.warc.gz") {
+        match item {
+            Ok(r) => {
+                assert!(r.offset <= data.len() as u64);
+                records.push(r);
+            }
+            Err(p) => assert!(p.offset <= data.len() as u64),
+        }
+    }
+    let mut again = Reader::new(Cursor::new(data), "fuzz.warc.gz");
     for r in records.iter().take(8) {
         let second = again.read_at(r.offset, r.ordinal).expect("read again");
         assert_eq!(&second, r);

@@ -252,7 +252,12 @@ fn plain_url(path: &Path) -> Option<String> {
     let u = url::Url::parse(&format!("https://{name}/robots.txt")).ok()?;
     let host = match u.host()? {
         url::Host::Domain(d) => d.contains('.'),
-        url::Host::Ipv4(_) | url::Host::Ipv6(_) => true,
+        // As written: `2024` or `0x10` would read as an IPv4 address.
+        url::Host::Ipv4(ip) => {
+            let written = name.rsplit_once(':').map_or(name, |(h, _)| h);
+            written.parse::<std::net::Ipv4Addr>() == Ok(ip)
+        }
+        url::Host::Ipv6(_) => true,
     };
     (host
         && u.path() == "/robots.txt"
@@ -480,6 +485,20 @@ fn from_record(
             ),
         }));
     };
+    let head = &record.block[..start];
+    let whole_head = head.ends_with(b"\n\n") || head.ends_with(b"\n\r\n");
+    if record.block_truncated && !whole_head {
+        // Cut inside its head: not a response without a body.
+        return Some(Err(Problem {
+            file: name.to_string(),
+            offset: record.offset,
+            kind: ProblemKind::Truncated,
+            detail: format!(
+                "the response for {:?} ends inside its HTTP head",
+                c.url
+            ),
+        }));
+    }
     if body {
         // The block becomes the body: its head moves out, no copy made.
         let mut block = record.block;
@@ -646,6 +665,89 @@ mod tests {
         let odd = b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab";
         assert_eq!(http(odd, &mut c), Some(odd.len() - 2));
         assert_eq!(c.status, Some(404));
+    }
+
+    #[test]
+    fn plain_names() {
+        let url = |p: &str| plain_url(Path::new(p));
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            url("d/example.com.txt"),
+            some("https://example.com/robots.txt")
+        );
+        assert_eq!(
+            url("d/Example.COM.TXT"),
+            some("https://example.com/robots.txt")
+        );
+        assert_eq!(
+            url("example.com/robots.txt"),
+            some("https://example.com/robots.txt")
+        );
+        assert_eq!(
+            url("d/b\u{fc}cher.example.txt"),
+            some("https://xn--bcher-kva.example/robots.txt")
+        );
+        assert_eq!(url("a:8080.example.txt"), None);
+        assert_eq!(
+            url("a.example:8080.txt"),
+            some("https://a.example:8080/robots.txt")
+        );
+        assert_eq!(url("192.0.2.1.txt"), some("https://192.0.2.1/robots.txt"));
+        assert_eq!(
+            url("192.0.2.1:81.txt"),
+            some("https://192.0.2.1:81/robots.txt")
+        );
+        for bad in [
+            "README",
+            "2024.txt",
+            "0x10.txt",
+            "1.2.txt",
+            "my notes.txt",
+            "robots.txt",
+            "u@a.example.txt",
+            "a.example?x.txt",
+        ] {
+            assert_eq!(url(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_response_cut_inside_its_head() {
+        let record = |block: &[u8], truncated| warc::Record {
+            kind: "response".into(),
+            target_uri: Some("https://a.example/robots.txt".into()),
+            block: block.to_vec(),
+            block_truncated: truncated,
+            ..warc::Record::default()
+        };
+        let cut = from_record(
+            record(b"HTTP/1.1 200 OK\r\nContent-Ty", true),
+            0,
+            "",
+            "f",
+            true,
+        );
+        let p = cut.unwrap().unwrap_err();
+        assert_eq!(p.kind, ProblemKind::Truncated);
+        // Whole, a head without a blank line is a response without a body.
+        let whole = from_record(
+            record(b"HTTP/1.1 404 Not Found", false),
+            0,
+            "",
+            "f",
+            true,
+        );
+        assert_eq!(whole.unwrap().unwrap().status, Some(404));
+        // Cut in its body, it is a capture (marked cut).
+        let body = from_record(
+            record(b"HTTP/1.1 200 OK\r\n\r\nUser-ag", true),
+            0,
+            "",
+            "f",
+            true,
+        );
+        let c = body.unwrap().unwrap();
+        assert_eq!((c.cut, &c.body[..]), (true, &b"User-ag"[..]));
     }
 
     #[test]

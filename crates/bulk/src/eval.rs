@@ -223,8 +223,9 @@ enum Chunks {
     /// The body does not start with a chunk size: it was stored joined,
     /// whatever the header says.
     NotChunked,
-    /// A broken chunk after the first (RFC 9309 §2.3.1.4 counts a
-    /// chunking error as a failed fetch).
+    /// A broken chunk after the first: the body cannot be decoded (a
+    /// fetch that meets one fails: Google counts a chunking error as a
+    /// network error).
     Broken,
 }
 
@@ -242,11 +243,7 @@ fn dechunk(body: &[u8]) -> Chunks {
         };
         let line = &rest[..end];
         let size = line.split(|&b| b == b';').next().unwrap_or_default();
-        let size = std::str::from_utf8(size)
-            .ok()
-            .map(|s| s.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
-            .filter(|s| !s.is_empty() && s.len() <= 16)
-            .and_then(|s| u64::from_str_radix(s, 16).ok());
+        let size = chunk_size(size);
         let Some(size) = size else {
             return if first { Chunks::NotChunked } else { Chunks::Broken };
         };
@@ -271,19 +268,47 @@ fn dechunk(body: &[u8]) -> Chunks {
     }
 }
 
+/// A chunk's size: hexadecimal digits (1*HEXDIG, RFC 9112 §7.1), then
+/// optional white space (and a CR), nothing else; `None` if it is not
+/// one, or too large.
+fn chunk_size(line: &[u8]) -> Option<u64> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let end = line.iter().rposition(|&b| b != b' ' && b != b'\t')? + 1;
+    let digits = &line[..end];
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let first = digits.iter().position(|&b| b != b'0').unwrap_or(digits.len());
+    let significant = &digits[first..];
+    if significant.len() > 15 {
+        return None;
+    }
+    // Hex digits only, at most 15: it fits.
+    u64::from_str_radix(std::str::from_utf8(significant).ok()?, 16)
+        .ok()
+        .or((significant.is_empty()).then_some(0))
+}
+
 /// The body after its content codings are undone by the access method's
 /// decoder (`robotrules-fetch`), up to [`DECODE_LIMIT`] bytes; a body
-/// without `Content-Encoding` as it is, without a copy. `None` if it
-/// cannot be decoded.
+/// without `Content-Encoding` as it is, without a copy. A body that the
+/// input cut (`short`) keeps what decodes before the cut. The error says
+/// why a body cannot be decoded.
 fn decode<'a>(
     encoding: Option<&str>,
     body: Cow<'a, [u8]>,
-) -> Option<Cow<'a, [u8]>> {
-    match encoding {
-        None => Some(body),
-        Some(codings) => policy::decode(codings, &body, DECODE_LIMIT)
-            .ok()
-            .map(|(decoded, _)| Cow::Owned(decoded)),
+    short: bool,
+) -> Result<Cow<'a, [u8]>, String> {
+    let Some(codings) = encoding else { return Ok(body) };
+    let undecodable = |e: policy::Undecodable| e.to_string();
+    let mut decoder =
+        policy::Decoder::new(codings, DECODE_LIMIT).map_err(undecodable)?;
+    decoder.push(&body).map_err(undecodable)?;
+    let before = short.then(|| decoder.body().to_vec());
+    match (decoder.finish(), before) {
+        (Ok((decoded, _)), _) => Ok(Cow::Owned(decoded)),
+        (Err(_), Some(before)) => Ok(Cow::Owned(before)),
+        (Err(e), None) => Err(undecodable(e)),
     }
 }
 
@@ -324,6 +349,18 @@ pub(crate) fn evaluate_body(
     options: &Options,
     memo: &Memo,
 ) -> Evaluation {
+    evaluate_body_why(capture, body, options, memo, &mut None)
+}
+
+/// [`evaluate_body`], and for a body that cannot be decoded (class
+/// `undecodable`), why, in `why`.
+pub(crate) fn evaluate_body_why(
+    capture: &Capture,
+    body: Cow<'_, [u8]>,
+    options: &Options,
+    memo: &Memo,
+    why: &mut Option<String>,
+) -> Evaluation {
     let n = options.catalogue.len();
     let status = capture.status;
     let mut e = Evaluation::bare(status, "unreachable", Vec::new());
@@ -358,30 +395,41 @@ pub(crate) fn evaluate_body(
             Chunks::Cut(b) => (Cow::Owned(b), true),
             Chunks::NotChunked => (body, false),
             Chunks::Broken => {
+                *why =
+                    Some("a broken chunk (Transfer-Encoding: chunked)".into());
                 e.class = "undecodable";
                 e.verdicts = everyone("unknown");
                 return e;
             }
         },
     };
-    let Some(decoded) = decode(capture.encoding.as_deref(), body) else {
-        e.class = "undecodable";
-        e.verdicts = everyone("unknown");
-        return e;
+    // The input ends before the body does.
+    let short = capture.cut || ended_early;
+    let decoded = match decode(capture.encoding.as_deref(), body, short) {
+        Ok(decoded) => decoded,
+        Err(e_why) => {
+            *why = Some(e_why);
+            e.class = "undecodable";
+            e.verdicts = everyone("unknown");
+            return e;
+        }
     };
     let size = decoded.len();
-    let (body, truncated) = if size <= policy::MAX_BODY {
+    let (mut body, truncated) = if size <= policy::MAX_BODY {
         (decoded.into_owned(), false)
     } else {
         let mut body = Vec::with_capacity(policy::MAX_BODY);
         let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
-        // As a fetch reads it: the line the cut goes through is not read.
-        policy::drop_partial_line(&mut body);
         (body, truncated)
     };
+    if truncated || short {
+        // As a fetch reads a cut body: the line the cut goes through is
+        // not read.
+        policy::drop_partial_line(&mut body);
+    }
     e.class = "success";
     e.size = Some(size as i64);
-    e.truncated = Some(truncated || capture.cut || ended_early);
+    e.truncated = Some(truncated || short);
     let hash = xxhash_rust::xxh3::xxh3_64(&body);
     if let Some(meaning) = memo.get(hash, &body) {
         meaning.apply(&mut e);
@@ -472,6 +520,15 @@ mod tests {
         assert_eq!(dechunk(b""), Chunks::NotChunked);
         assert_eq!(dechunk(b"2\r\nab\r\nzz\r\nab\r\n"), Chunks::Broken);
         assert_eq!(dechunk(b"2\r\nabc\r\n0\r\n"), Chunks::Broken);
+        // Sizes are hexadecimal digits and nothing else.
+        assert_eq!(chunk_size(b"1A"), Some(26));
+        assert_eq!(chunk_size(b"0000000000000000000001a \r"), Some(26));
+        assert_eq!(chunk_size(b"0"), Some(0));
+        for bad in [&b"+5"[..], b" 5", b"", b"0x5", b"1000000000000000", b"g"]
+        {
+            assert_eq!(chunk_size(bad), None, "{bad:?}");
+        }
+        assert_eq!(dechunk(b"1\r\na\r\n+1\r\nb\r\n0\r\n"), Chunks::Broken);
 
         // Through the evaluation: the rules of the joined chunks.
         let o = Options::new(Catalogue::builtin());
@@ -541,6 +598,44 @@ mod tests {
                 "{coding}"
             );
         }
+    }
+
+    #[test]
+    fn a_body_the_input_cuts() {
+        use std::io::Write;
+        let o = Options::new(Catalogue::builtin());
+        let text =
+            b"User-agent: *\nDisallow: /\nAllow: /private/press-kit.pdf\n";
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        gz.write_all(text).unwrap();
+        let gz = gz.finish().unwrap();
+        // A gzip body cut in the archive: what decodes before the cut,
+        // less its last partial line; the same body whole is undecodable
+        // when the capture does not say it was cut.
+        let mut c = capture(200, &gz[..gz.len() - 12]);
+        c.encoding = Some("gzip".into());
+        let mut why = None;
+        let e = evaluate_body_why(
+            &c,
+            Cow::Borrowed(&c.body),
+            &o,
+            &Memo::default(),
+            &mut why,
+        );
+        assert_eq!((e.class, why.is_some()), ("undecodable", true));
+        c.cut = true;
+        let e = evaluate(&c, &o);
+        assert_eq!((e.class, e.truncated), ("success", Some(true)));
+        assert!(e.size.unwrap() < text.len() as i64);
+        assert_eq!(e.verdicts[0].access, "disallowed");
+        // A plain body cut in the archive loses its partial last line.
+        let mut c = capture(200, &text[..text.len() - 10]);
+        c.cut = true;
+        let e = evaluate(&c, &o);
+        assert_eq!((e.rules, e.verdicts[0].access), (Some(1), "disallowed"));
     }
 
     #[test]

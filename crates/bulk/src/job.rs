@@ -10,7 +10,7 @@ use std::sync::{mpsc, Condvar, Mutex};
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, Source};
-use crate::eval::{evaluate_body, stopped, Memo, Options};
+use crate::eval::{evaluate_body_why, stopped, Memo, Options};
 use crate::problem::{Problem, ProblemKind};
 use crate::row::{Row, Schema};
 use crate::site::{site_of, Index, Origin};
@@ -421,20 +421,25 @@ impl Job {
                 o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
             });
             let body = std::mem::take(&mut capture.body);
+            let mut why = None;
             let mut eval = last.is_some().then(|| {
-                evaluate_body(
+                evaluate_body_why(
                     &capture,
                     Cow::Owned(body),
                     &self.options,
                     &self.memo,
+                    &mut why,
                 )
             });
-            if eval.as_ref().is_some_and(|e| e.class == "undecodable") {
+            if let Some(why) = why {
                 let p = Problem {
                     file: name.clone(),
                     offset: pos.offset,
                     kind: ProblemKind::Encoding,
-                    detail: undecodable(&capture),
+                    detail: format!(
+                        "the body of {:?} cannot be decoded: {why}",
+                        capture.url
+                    ),
                 };
                 progress.problem(&p);
                 problems.push((source as usize, p));
@@ -487,17 +492,4 @@ impl Job {
         progress.advance(done % 256, 0);
         (rows, problems)
     }
-}
-
-/// What cannot be decoded in a capture whose class is `undecodable`.
-fn undecodable(c: &Capture) -> String {
-    let mut what = format!("the body of {:?} cannot be decoded:", c.url);
-    if c.chunked {
-        what.push_str(" Transfer-Encoding: chunked, broken;");
-    }
-    match &c.encoding {
-        Some(e) => what.push_str(&format!(" Content-Encoding: {e:?}")),
-        None => what.push_str(" no Content-Encoding"),
-    }
-    what
 }

@@ -22,7 +22,9 @@ use crate::problem::{Problem, ProblemKind};
 /// robots.txt capture is a few KiB; this leaves room for a 500 KiB body
 /// after long headers and keeps a decompression bomb to a bounded buffer.
 /// A longer member (a whole file gzipped as one stream) is read record by
-/// record as it is inflated.
+/// record as it is inflated. A reader holds at most about three times
+/// this: the inflated bytes, a record's block, and the compressed bytes
+/// where the next member is looked for after damage.
 pub const MEMBER_LIMIT: usize = 8 << 20;
 
 /// At most this many bytes of a WARC header are read.
@@ -317,17 +319,14 @@ impl<R: BufRead> Reader<R> {
                     filled,
                     crc,
                     ended: false,
+                    error: None,
+                    recent: Default::default(),
                 });
                 self.next_open();
                 return Ok(());
             }
             Err(e) => {
-                let at_end = self.input.fill_buf()?.is_empty();
-                let (kind, what) = if at_end {
-                    (ProblemKind::Truncated, "truncated gzip member")
-                } else {
-                    (ProblemKind::Gzip, "corrupt gzip member")
-                };
+                let (kind, what) = inflate_problem(&e);
                 // Resume at the first gzip header after the member's
                 // start: the decoder may have read past the next one.
                 let magic = b"\x1f\x8b\x08";
@@ -346,7 +345,7 @@ impl<R: BufRead> Reader<R> {
                     }
                 }
                 let skipped = self.input.pos - offset;
-                let detail = format!("{what} ({e}); {skipped} bytes skipped");
+                let detail = format!("{what}; {skipped} bytes skipped");
                 let p = self.problem(offset, kind, detail);
                 self.pending.push_back(Err(p));
                 recorded.clear();
@@ -362,8 +361,12 @@ impl<R: BufRead> Reader<R> {
         Ok(())
     }
 
-    /// Queues the next record of the open member (or the problem that
-    /// ends it), or closes the member at its end.
+    /// Queues the next record of the open member (or the problem found
+    /// there), or closes the member at its end.
+    ///
+    /// Its records come as they are inflated, before the member's CRC is
+    /// checked at its end: a mismatch there is reported as a problem at
+    /// the member's offset, after them.
     fn next_open(&mut self) {
         let Some(open) = self.open.as_mut() else { return };
         let offset = open.offset;
@@ -376,58 +379,91 @@ impl<R: BufRead> Reader<R> {
             failed: &mut failed,
         };
         let read = read_record(&mut stream, &mut self.line, self.blocks);
-        let problem = match read {
-            Ok(Some((mut r, short))) => {
+        // A broken record in a sound stream: read on at the next record,
+        // as in a plain file.
+        let resync = match &read {
+            Err(_) if stream.failed.is_none() => Some(stream.to_next_record()),
+            _ => None,
+        };
+        let open = stream.open;
+        let (kind, detail) = match (read, resync) {
+            (Err(detail), Some(resync)) => {
+                let p = self.problem(offset, ProblemKind::Header, detail);
+                self.pending.push_back(Err(p));
+                match resync {
+                    Ok(true) => return,
+                    Ok(false) => {
+                        self.open = None;
+                        return;
+                    }
+                    Err(e) => inflate_problem(&e),
+                }
+            }
+            (Ok(Some((mut r, short))), _) => {
                 r.offset = offset;
                 r.ordinal = open.ordinal;
-                open.ordinal += 1;
                 self.pending.push_back(Ok(r));
-                match (short, failed) {
-                    (false, _) => return,
-                    (true, None) => (
-                        ProblemKind::Truncated,
-                        "the record's block is shorter than its \
-                         Content-Length"
-                            .to_string(),
-                    ),
-                    (true, Some(e)) => self.inflate_problem(&e),
+                let Some(next) = open.ordinal.checked_add(1) else {
+                    let p = self.problem(
+                        offset,
+                        ProblemKind::Header,
+                        "more than 2^32 records in one gzip member: the \
+                         rest is not read"
+                            .into(),
+                    );
+                    self.pending.push_back(Err(p));
+                    self.open = None;
+                    return;
+                };
+                open.ordinal = next;
+                match failed {
+                    None if short => {
+                        let p = self.problem(
+                            offset,
+                            ProblemKind::Truncated,
+                            "the record's block is shorter than its \
+                             Content-Length"
+                                .into(),
+                        );
+                        self.pending.push_back(Err(p));
+                        return;
+                    }
+                    None => return,
+                    Some(e) => inflate_problem(&e),
                 }
             }
             // The stream is empty only at the member's end, or on error.
-            Ok(None) => match failed {
-                Some(e) => self.inflate_problem(&e),
+            _ => match failed {
+                Some(e) => inflate_problem(&e),
                 None => {
                     self.open = None;
                     return;
                 }
             },
-            Err(detail) => match failed {
-                Some(e) => self.inflate_problem(&e),
-                None => (ProblemKind::Header, detail),
-            },
         };
-        // The rest of the member cannot be read as records: reading goes
-        // on at the next gzip member.
-        self.open = None;
-        let p = self.problem(offset, problem.0, problem.1);
+        // The stream is broken: reading goes on at the next gzip member,
+        // looked for first in the bytes the inflater read last.
+        let Some(open) = self.open.take() else { return };
+        let p = self.problem(offset, kind, detail);
         self.pending.push_back(Err(p));
+        let seen = open.recent.concat();
         let magic = b"\x1f\x8b\x08";
-        if let Err(e) = self.input.skip_to(magic, 0) {
+        let resumed = match memchr::memmem::find(&seen, magic) {
+            Some(p) => {
+                self.input.unread(&seen[p..]);
+                Ok(0)
+            }
+            None => {
+                // The last two bytes may begin a header.
+                let keep = seen.len().saturating_sub(2);
+                self.input.unread(&seen[keep..]);
+                self.input.skip_to(magic, 0)
+            }
+        };
+        if let Err(e) = resumed {
             let p = self.problem(offset, ProblemKind::Io, e.to_string());
             self.pending.push_back(Err(p));
             self.done = true;
-        }
-    }
-
-    /// The kind and detail of a problem inflating the open member.
-    fn inflate_problem(&mut self, e: &io::Error) -> (ProblemKind, String) {
-        let at_end = self.input.fill_buf().is_ok_and(<[u8]>::is_empty);
-        match at_end {
-            true => (
-                ProblemKind::Truncated,
-                format!("truncated gzip member ({e})"),
-            ),
-            false => (ProblemKind::Gzip, format!("corrupt gzip member ({e})")),
         }
     }
 
@@ -558,6 +594,17 @@ fn skip_zstring<R: BufRead>(r: &mut Counted<R>) -> io::Result<()> {
     Ok(())
 }
 
+/// The kind and detail of a problem inflating a gzip member: a member
+/// the input ends inside is truncated, any other damage corrupt.
+fn inflate_problem(e: &io::Error) -> (ProblemKind, String) {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => {
+            (ProblemKind::Truncated, format!("truncated gzip member ({e})"))
+        }
+        _ => (ProblemKind::Gzip, format!("corrupt gzip member ({e})")),
+    }
+}
+
 /// How far [`inflate_member`] got.
 enum Inflated {
     /// The whole member, `out[..n]`, its CRC and size checked.
@@ -581,10 +628,17 @@ struct Open {
     crc: crc32fast::Hasher,
     /// Whether the deflate stream ended (and its CRC and size matched).
     ended: bool,
+    /// The error that stopped the inflating, once the bytes inflated
+    /// before it are read.
+    error: Option<io::Error>,
+    /// The compressed bytes the last two refills read, where the next
+    /// gzip member is looked for if the stream breaks (the inflater may
+    /// have read into it).
+    recent: [Vec<u8>; 2],
 }
 
-/// The open member's inflated bytes as a [`BufRead`]: the buffer is
-/// refilled, from its start, once it is read.
+/// The open member's inflated bytes as a [`BufRead`]: once they are
+/// read, the buffer is refilled (what is left of it moved to its start).
 struct Stream<'a, R> {
     input: &'a mut Counted<R>,
     inflater: &'a mut Decompress,
@@ -596,42 +650,100 @@ struct Stream<'a, R> {
 }
 
 impl<R: BufRead> Stream<'_, R> {
+    /// Inflates more after the bytes not yet read, which move to the
+    /// buffer's start. Bytes inflated before an error are kept, and the
+    /// error comes at the next refill: where a stream breaks does not
+    /// depend on how its input was buffered.
     fn refill(&mut self) -> io::Result<()> {
         let open = &mut *self.open;
+        self.buf.copy_within(open.at..open.filled, 0);
+        open.filled -= open.at;
         open.at = 0;
-        open.filled = 0;
-        while open.filled == 0 && !open.ended {
-            let buf = self.input.fill_buf()?;
-            if buf.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the member ends early",
-                ));
-            }
+        if let Some(e) = open.error.take() {
+            return Err(e);
+        }
+        open.recent.swap(0, 1);
+        let mut seen = std::mem::take(&mut open.recent[1]);
+        seen.clear();
+        self.input.record = Some(seen);
+        let start = open.filled;
+        let mut result = Ok(());
+        while open.filled == start && !open.ended {
+            let buf = match self.input.fill_buf() {
+                Ok([]) => {
+                    result = Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the member ends early",
+                    ));
+                    break;
+                }
+                Ok(buf) => buf,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
             let (in0, out0) =
                 (self.inflater.total_in(), self.inflater.total_out());
-            let status = self
-                .inflater
-                .decompress(buf, &mut self.buf[..], FlushDecompress::None)
-                .map_err(|e| corrupt(&e.to_string()))?;
+            let into = &mut self.buf[open.filled..];
+            let status =
+                self.inflater.decompress(buf, into, FlushDecompress::None);
             let made = (self.inflater.total_out() - out0) as usize;
             let used = (self.inflater.total_in() - in0) as usize;
-            open.crc.update(&self.buf[..made]);
-            open.filled = made;
+            open.crc.update(&into[..made]);
+            open.filled += made;
             self.input.consume(used);
             match status {
-                Status::StreamEnd => {
+                Err(e) => {
+                    result = Err(corrupt(&e.to_string()));
+                    break;
+                }
+                Ok(Status::StreamEnd) => {
                     let crc = std::mem::take(&mut open.crc);
-                    check_trailer(self.input, crc, self.inflater.total_out())?;
-                    open.ended = true;
+                    let total = self.inflater.total_out();
+                    match check_trailer(self.input, crc, total) {
+                        Ok(()) => open.ended = true,
+                        Err(e) => result = Err(e),
+                    }
+                    break;
                 }
-                _ if used == 0 && made == 0 => {
-                    return Err(corrupt("the deflate stream stalls"));
+                Ok(_) if used == 0 && made == 0 => {
+                    result = Err(corrupt("the deflate stream stalls"));
+                    break;
                 }
-                _ => {}
+                Ok(_) => {}
             }
         }
-        Ok(())
+        open.recent[1] = self.input.record.take().unwrap_or_default();
+        match result {
+            Err(e) if open.filled > start => {
+                open.error = Some(e);
+                Ok(())
+            }
+            result => result,
+        }
+    }
+
+    /// Reads up to the next line that starts with `WARC/` (not past it):
+    /// false if the member ends first.
+    fn to_next_record(&mut self) -> io::Result<bool> {
+        const MARK: &[u8] = b"\nWARC/";
+        loop {
+            let open = &mut *self.open;
+            let avail = &self.buf[open.at..open.filled];
+            if let Some(p) = memchr::memmem::find(avail, MARK) {
+                open.at += p + 1;
+                return Ok(true);
+            }
+            // The last bytes may begin the mark.
+            let keep = avail.len().min(MARK.len() - 1);
+            open.at = open.filled - keep;
+            if open.ended {
+                open.at = open.filled;
+                return Ok(false);
+            }
+            self.refill()?;
+        }
     }
 }
 
@@ -1021,18 +1133,21 @@ impl<R: BufRead + Seek> Reader<R> {
         if !self.open.as_ref().is_some_and(on) {
             self.seek(offset).map_err(|e| io(e, &self.file))?;
         }
+        // The damage found there, if the record is not.
+        let mut damage = None;
         loop {
             while let Some(item) = self.pending.pop_front() {
                 match item {
                     Ok(r) if r.offset == offset && r.ordinal == ordinal => {
                         return Ok(r);
                     }
+                    Err(p) if p.offset == offset => damage = Some(p),
                     _ => {}
                 }
             }
             if !self.open.as_ref().is_some_and(on) {
                 let none = io::Error::other("no record there");
-                return Err(io(none, &self.file));
+                return Err(damage.unwrap_or_else(|| io(none, &self.file)));
             }
             self.next_open();
         }
@@ -1233,6 +1348,76 @@ mod tests {
         assert_eq!((problem.kind, problem.offset), (ProblemKind::Gzip, 0));
         let last = got.last().unwrap().as_ref().unwrap();
         assert_eq!((last.offset, &last.block[..]), (at, &b"two"[..]));
+    }
+
+    #[test]
+    fn a_long_member_reads_on_past_a_broken_record() {
+        let blocks: Vec<Vec<u8>> = (0..300)
+            .map(|i| format!("block {i} ").repeat(4000).into_bytes())
+            .collect();
+        let mut whole = Vec::new();
+        for (i, b) in blocks.iter().enumerate() {
+            let mut r = record(&format!("u{i}"), b);
+            if i == 250 {
+                // Past the first 8 MiB: a length that is not a number.
+                let at = r
+                    .windows(15)
+                    .position(|w| w == b"Content-Length:")
+                    .unwrap();
+                r[at + 16] = b'x';
+            }
+            whole.extend(r);
+        }
+        assert!(whole.len() > MEMBER_LIMIT + 250 * 100);
+        let got: Vec<_> = Reader::new(&gz(&whole)[..], "t")
+            .map(|r| r.map(|r| r.ordinal).map_err(|p| p.kind))
+            .collect();
+        let want: Vec<_> = (0..250)
+            .map(Ok)
+            .chain([Err(ProblemKind::Header)])
+            .chain((250..299).map(Ok))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn after_a_long_member_cut_short_the_next_file_is_read() {
+        let (member, _) = one_stream();
+        // `cat a.warc.gz b.warc.gz`, `a` cut short.
+        let mut data = member[..member.len() * 3 / 4].to_vec();
+        let at = data.len() as u64;
+        let tail = [gz(&record("b", b"two")), gz(&record("c", b"three"))];
+        data.extend(tail.concat());
+        for cap in [4096, 1 << 16, 1 << 20] {
+            let input = io::BufReader::with_capacity(cap, &data[..]);
+            let got: Vec<_> = Reader::new(input, "t").collect();
+            let blocks: Vec<_> = got
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .filter(|r| r.offset >= at)
+                .map(|r| r.block.clone())
+                .collect();
+            assert_eq!(blocks, [b"two".to_vec(), b"three".to_vec()], "{cap}");
+            let problems: Vec<_> =
+                got.iter().filter_map(|r| r.as_ref().err()).collect();
+            assert_eq!(problems.len(), 1, "{cap}: {problems:?}");
+            assert_eq!(problems[0].offset, 0);
+        }
+    }
+
+    #[test]
+    fn a_long_member_whose_crc_fails() {
+        let (mut member, blocks) = one_stream();
+        let n = member.len();
+        member[n - 8] ^= 1;
+        let got: Vec<_> = Reader::new(&member[..], "t").collect();
+        assert_eq!(got.len(), 301);
+        for (r, b) in got.iter().zip(&blocks) {
+            assert_eq!(&r.as_ref().unwrap().block, b);
+        }
+        let p = got[300].as_ref().unwrap_err();
+        assert_eq!((p.kind, p.offset), (ProblemKind::Gzip, 0), "{p:?}");
+        assert!(p.detail.contains("CRC"), "{}", p.detail);
     }
 
     #[test]

@@ -311,6 +311,11 @@ fn compare(c: Compare) -> anyhow::Result<Outcome> {
                 (a.clone(), new.crawls[0].clone())
             }
             ([a, b], None) => (a.clone(), b.clone()),
+            ([] | [_], None) => bail!(
+                "\"{}\" holds {}: give NEW, the newer crawl's summary",
+                c.old.display(),
+                names(&old)
+            ),
             _ => bail!(
                 "give the two crawls to compare with --crawls OLD,NEW: the \
                  summaries hold {}",

@@ -671,7 +671,9 @@ struct Brotli {
 
 impl Brotli {
     fn new() -> Brotli {
-        let state = BrotliState::new(
+        // RFC 7932 `br`: windows of at most 16 MiB (no large-window
+        // streams, which are not `br` and would need more memory).
+        let state = BrotliState::new_strict(
             StandardAlloc::default(),
             StandardAlloc::default(),
             StandardAlloc::default(),
