@@ -382,7 +382,9 @@ impl<R: BufRead> Reader<R> {
         // A broken record in a sound stream: read on at the next record,
         // as in a plain file.
         let resync = match &read {
-            Err(_) if stream.failed.is_none() => Some(stream.to_next_record()),
+            Err(_) if stream.failed.is_none() => {
+                Some(stream.skip_to_next_record())
+            }
             _ => None,
         };
         let open = stream.open;
@@ -726,7 +728,7 @@ impl<R: BufRead> Stream<'_, R> {
 
     /// Reads up to the next line that starts with `WARC/` (not past it):
     /// false if the member ends first.
-    fn to_next_record(&mut self) -> io::Result<bool> {
+    fn skip_to_next_record(&mut self) -> io::Result<bool> {
         const MARK: &[u8] = b"\nWARC/";
         loop {
             let open = &mut *self.open;
