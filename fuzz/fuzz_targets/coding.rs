@@ -1,6 +1,7 @@
 //! The access method's content decoder on any body and any
 //! `Content-Encoding`: no panic, never more than the cap, and the same
-//! answer whether the body comes whole or in pieces.
+//! answer whether the body comes whole or in pieces (but for a break
+//! past the cap, which pieces may never reach).
 
 #![no_main]
 
@@ -36,8 +37,13 @@ fuzz_target!(|data: &[u8]| {
         d.push(&raw[at..])?;
         d.finish()
     });
-    assert_eq!(pieces.is_ok(), whole.is_ok(), "{codings} split at {at}");
-    if let (Ok(a), Ok(b)) = (&pieces, &whole) {
-        assert_eq!(a, b);
+    match (&whole, &pieces) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{codings} split at {at}"),
+        (Ok(_), Err(e)) => panic!("{codings} split at {at}: {e}"),
+        // A break just past the cap: in pieces, the content before it may
+        // pass the cap first (brotli hands over its content when it needs
+        // more input), and the break is then never read.
+        (Err(_), Ok((_, cut))) => assert!(cut, "{codings} split at {at}"),
+        (Err(_), Err(_)) => {}
     }
 });

@@ -137,7 +137,10 @@ fn parse_codings(value: &str) -> Result<Vec<Coding>, Undecodable> {
 /// [`Undecodable`] if a coding is not one of these, or the body is not
 /// valid in its coding (a bad header or checksum, a stream cut short or
 /// followed by other data). A body that ends past `cap` is only checked
-/// up to there.
+/// up to there: content made before a break that passes `cap` cuts the
+/// body there. (A `br` stream may hold such content back until it needs
+/// more input: one that breaks just past `cap` may be cut when it comes
+/// in pieces and undecodable when it comes whole.)
 ///
 /// # Example
 ///
@@ -312,7 +315,12 @@ fn feed(
     let result = loop {
         let (used, made) = match first.step(input, &mut buf) {
             Ok(step) => step,
-            Err(e) => break Err(e),
+            // What was made before the break may pass the cap: then the
+            // body is cut there, and the break lies past what is read.
+            Err((e, made)) => match feed(rest, out, &buf[..made]) {
+                Ok(true) if made > 0 => break Ok(true),
+                _ => break Err(e),
+            },
         };
         input = &input[used..];
         if made > 0 {
@@ -374,7 +382,7 @@ impl Layer {
         &mut self,
         input: &[u8],
         out: &mut [u8],
-    ) -> Result<(usize, usize), Undecodable> {
+    ) -> Result<(usize, usize), Broke> {
         match &mut self.state {
             State::Gzip(g) => g.step(input, out),
             State::Deflate(d) => d.step(input, out),
@@ -401,6 +409,11 @@ impl Layer {
     }
 }
 
+/// Why a decoder stopped, and how many bytes it made before (they are
+/// content: whether a body goes past the cap before it breaks does not
+/// depend on how it was split into pieces).
+type Broke = (Undecodable, usize);
+
 /// Inflates from `input` into `out` with `z`: the bytes used and made, and
 /// whether the stream ended.
 fn inflate(
@@ -408,14 +421,15 @@ fn inflate(
     coding: &str,
     input: &[u8],
     out: &mut [u8],
-) -> Result<(usize, usize, bool), Undecodable> {
+) -> Result<(usize, usize, bool), Broke> {
     let (before_in, before_out) = (z.total_in(), z.total_out());
-    let status = z
-        .decompress(input, out, FlushDecompress::None)
-        .map_err(|e| Undecodable::corrupt(coding, e))?;
+    let status = z.decompress(input, out, FlushDecompress::None);
     let used = (z.total_in() - before_in) as usize;
     let made = (z.total_out() - before_out) as usize;
-    Ok((used, made, status == Status::StreamEnd))
+    match status {
+        Ok(status) => Ok((used, made, status == Status::StreamEnd)),
+        Err(e) => Err((Undecodable::corrupt(coding, e), made)),
+    }
 }
 
 const FHCRC: u8 = 2;
@@ -493,8 +507,8 @@ impl Gzip {
         &mut self,
         input: &[u8],
         out: &mut [u8],
-    ) -> Result<(usize, usize), Undecodable> {
-        let bad = |what: &str| Undecodable::corrupt("gzip", what);
+    ) -> Result<(usize, usize), Broke> {
+        let bad = |what: &str| (Undecodable::corrupt("gzip", what), 0);
         let mut used = 0;
         loop {
             let rest = &input[used..];
@@ -618,13 +632,16 @@ impl Deflate {
         &mut self,
         input: &[u8],
         out: &mut [u8],
-    ) -> Result<(usize, usize), Undecodable> {
+    ) -> Result<(usize, usize), Broke> {
         if self.ended {
             return match input.is_empty() {
                 true => Ok((0, 0)),
-                false => Err(Undecodable::corrupt(
-                    "deflate",
-                    "data after the end of the stream",
+                false => Err((
+                    Undecodable::corrupt(
+                        "deflate",
+                        "data after the end of the stream",
+                    ),
+                    0,
                 )),
             };
         }
@@ -649,10 +666,11 @@ impl Deflate {
                 // makes nothing.
                 let (used, _, _) = inflate(&mut z, "deflate", &[first], out)?;
                 if used != 1 {
-                    return Err(Undecodable::corrupt(
+                    let e = Undecodable::corrupt(
                         "deflate",
                         "invalid stream start",
-                    ));
+                    );
+                    return Err((e, 0));
                 }
             }
             self.z = Some(z);
@@ -685,13 +703,16 @@ impl Brotli {
         &mut self,
         input: &[u8],
         out: &mut [u8],
-    ) -> Result<(usize, usize), Undecodable> {
+    ) -> Result<(usize, usize), Broke> {
         if self.ended {
             return match input.is_empty() {
                 true => Ok((0, 0)),
-                false => Err(Undecodable::corrupt(
-                    "br",
-                    "data after the end of the stream",
+                false => Err((
+                    Undecodable::corrupt(
+                        "br",
+                        "data after the end of the stream",
+                    ),
+                    0,
                 )),
             };
         }
@@ -710,7 +731,10 @@ impl Brotli {
         match result {
             BrotliResult::ResultSuccess => self.ended = true,
             BrotliResult::ResultFailure => {
-                return Err(Undecodable::corrupt("br", "invalid stream"))
+                return Err((
+                    Undecodable::corrupt("br", "invalid stream"),
+                    made,
+                ))
             }
             BrotliResult::NeedsMoreInput | BrotliResult::NeedsMoreOutput => {}
         }
@@ -724,6 +748,25 @@ mod tests {
     use std::io::Write;
 
     const TEXT: &[u8] = b"User-agent: *\nDisallow: /\n";
+
+    #[test]
+    fn past_the_cap_before_a_break_is_cut_however_the_body_comes() {
+        // Raw deflate that makes a byte, then breaks.
+        let raw = [0x0a, 0x23, 0x0a, 0x35, 0x01];
+        assert!(decode("deflate", &raw, 64).is_err());
+        let whole = decode("deflate", &raw, 0);
+        let mut pieces = Decoder::new("deflate", 0).unwrap();
+        assert!(pieces.push(&raw[..2]).unwrap());
+        assert_eq!(whole, pieces.finish());
+        assert_eq!(whole, Ok((Vec::new(), true)));
+        // Text that a gzip member's bad checksum follows: cut at the cap,
+        // it is read; whole, it is not.
+        let mut gz = gzip(TEXT);
+        let n = gz.len();
+        gz[n - 8] ^= 1;
+        assert!(decode("gzip", &gz, 500).is_err());
+        assert_eq!(decode("gzip", &gz, 13), Ok((TEXT[..13].to_vec(), true)));
+    }
 
     fn gzip(data: &[u8]) -> Vec<u8> {
         let mut e =
