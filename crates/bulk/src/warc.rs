@@ -420,14 +420,7 @@ impl<R: BufRead> Reader<R> {
                 open.ordinal = next;
                 match failed {
                     None if short => {
-                        let p = self.problem(
-                            offset,
-                            ProblemKind::Truncated,
-                            "the record's block is shorter than its \
-                             Content-Length"
-                                .into(),
-                        );
-                        self.pending.push_back(Err(p));
+                        self.pending.push_back(Err(self.short_block(offset)));
                         return;
                     }
                     None => return,
@@ -469,6 +462,13 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// The problem of a record at `offset` whose block its member ends
+    /// inside.
+    fn short_block(&self, offset: u64) -> Problem {
+        let detail = "the record's block is shorter than its Content-Length";
+        self.problem(offset, ProblemKind::Truncated, detail.into())
+    }
+
     /// Queues the records of one inflated gzip member at `offset`.
     fn records(&mut self, data: &[u8], offset: u64) {
         let mut slice = data;
@@ -482,14 +482,7 @@ impl<R: BufRead> Reader<R> {
                     ordinal += 1;
                     self.pending.push_back(Ok(r));
                     if short {
-                        let p = self.problem(
-                            offset,
-                            ProblemKind::Truncated,
-                            "the record's block is shorter than its \
-                             Content-Length"
-                                .into(),
-                        );
-                        self.pending.push_back(Err(p));
+                        self.pending.push_back(Err(self.short_block(offset)));
                         break;
                     }
                 }

@@ -414,6 +414,18 @@ impl Layer {
 /// depend on how it was split into pieces).
 type Broke = (Undecodable, usize);
 
+/// A step of a stream that ended: nothing, or the error of data after
+/// its end.
+fn after_end(coding: &str, input: &[u8]) -> Result<(usize, usize), Broke> {
+    match input.is_empty() {
+        true => Ok((0, 0)),
+        false => Err((
+            Undecodable::corrupt(coding, "data after the end of the stream"),
+            0,
+        )),
+    }
+}
+
 /// Inflates from `input` into `out` with `z`: the bytes used and made, and
 /// whether the stream ended.
 fn inflate(
@@ -634,16 +646,7 @@ impl Deflate {
         out: &mut [u8],
     ) -> Result<(usize, usize), Broke> {
         if self.ended {
-            return match input.is_empty() {
-                true => Ok((0, 0)),
-                false => Err((
-                    Undecodable::corrupt(
-                        "deflate",
-                        "data after the end of the stream",
-                    ),
-                    0,
-                )),
-            };
+            return after_end("deflate", input);
         }
         if self.z.is_none() {
             let head = match (self.first, input) {
@@ -705,16 +708,7 @@ impl Brotli {
         out: &mut [u8],
     ) -> Result<(usize, usize), Broke> {
         if self.ended {
-            return match input.is_empty() {
-                true => Ok((0, 0)),
-                false => Err((
-                    Undecodable::corrupt(
-                        "br",
-                        "data after the end of the stream",
-                    ),
-                    0,
-                )),
-            };
+            return after_end("br", input);
         }
         let (mut available_in, mut used) = (input.len(), 0);
         let (mut available_out, mut made, mut total) = (out.len(), 0, 0);
