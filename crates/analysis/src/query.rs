@@ -101,9 +101,18 @@ const GENERIC: &[&str] = &[
 ];
 
 /// Returns the crawler token that a full `User-Agent` header most likely
-/// stands for: a known crawler token found in it as a product (the longest
-/// if several), else its first product (`Name/version`) that is not a
-/// browser's or platform's, else the product token of the whole string.
+/// stands for: a known crawler token that the header names as a product
+/// (the longest if several), else its first product (`Name/version`)
+/// that is not a browser's or platform's, else the product token of the
+/// whole string.
+///
+/// The products are those of the header's grammar (RFC 9110 §10.1.5):
+/// each `name/version` (or bare name) between spaces, and each item of a
+/// comment in parentheses between `;` or `,`. Words of the URLs, e-mail
+/// addresses and phrases inside comments are not products, and neither
+/// are browsers' and platforms' (`Mozilla`, `compatible`, `Windows`…),
+/// even when known: a crawler whose header starts `Mozilla/5.0` is not
+/// the `Mozilla` a file may name.
 ///
 /// # Example
 ///
@@ -112,16 +121,22 @@ const GENERIC: &[&str] = &[
 ///
 /// let ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 /// assert_eq!(agent_from_user_agent(ua, ["GPTBot", "Googlebot"]), Some("GPTBot".into()));
+/// assert_eq!(agent_from_user_agent(ua, ["Mozilla", "https", "com"]), Some("GPTBot".into()));
 /// assert_eq!(agent_from_user_agent("FooBot/2.0 (+http://foo)", []), Some("FooBot".into()));
 /// ```
 pub fn agent_from_user_agent<'k>(
     header: &str,
     known: impl IntoIterator<Item = &'k str>,
 ) -> Option<String> {
-    let words = tokens(header);
+    let products: Vec<(&str, bool)> = products(header)
+        .into_iter()
+        .filter(|(name, _)| {
+            !GENERIC.contains(&name.to_ascii_lowercase().as_str())
+        })
+        .collect();
     let mut best: Option<&str> = None;
     for k in known {
-        let hit = words.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
+        let hit = products.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
         if hit && best.is_none_or(|b| k.len() > b.len()) {
             best = Some(k);
         }
@@ -129,37 +144,57 @@ pub fn agent_from_user_agent<'k>(
     if let Some(b) = best {
         return Some(b.to_string());
     }
-    let product = |(w, versioned): &&(&str, bool)| {
-        *versioned && !GENERIC.contains(&w.to_ascii_lowercase().as_str())
-    };
-    if let Some((w, _)) = words.iter().find(product) {
+    if let Some((w, _)) = products.iter().find(|(_, versioned)| *versioned) {
         return Some((*w).to_string());
     }
     let token = robotrules::product_token(header.trim().as_bytes());
     (!token.is_empty()).then(|| String::from_utf8_lossy(token).into_owned())
 }
 
-/// The runs of `[A-Za-z_-]` in `s`, each with whether a `/` follows it.
-fn tokens(s: &str) -> Vec<(&str, bool)> {
-    let b = s.as_bytes();
+/// The products of a `User-Agent` header, each as its product token and
+/// whether a version follows it: the items between spaces outside
+/// parentheses, and those between `;` or `,` inside them, that are a name
+/// (letters, digits, `-`, `_`), with or without `/version`.
+fn products(header: &str) -> Vec<(&str, bool)> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if is_token_byte(b[i]) {
-            let start = i;
-            while i < b.len() && is_token_byte(b[i]) {
-                i += 1;
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in header.bytes().enumerate() {
+        let ends = match c {
+            b'(' => {
+                depth += 1;
+                true
             }
-            out.push((&s[start..i], b.get(i) == Some(&b'/')));
-        } else {
-            i += 1;
+            b')' => {
+                depth = depth.saturating_sub(1);
+                true
+            }
+            b';' | b',' => depth > 0,
+            c => c.is_ascii_whitespace() && depth == 0,
+        };
+        if ends {
+            out.extend(product(&header[start..i]));
+            start = i + 1;
         }
     }
+    out.extend(product(&header[start..]));
     out
 }
 
-fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'-' || b == b'_'
+/// One item of a `User-Agent` header as a product: its token and whether
+/// it has a version; `None` if it is not `name` or `name/version`.
+fn product(item: &str) -> Option<(&str, bool)> {
+    let item = item.trim();
+    let (name, versioned) = match item.split_once('/') {
+        Some((name, _)) => (name, true),
+        None => (item, false),
+    };
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    if name.is_empty() || !name.bytes().all(word) {
+        return None;
+    }
+    let token = robotrules::product_token(name.as_bytes());
+    (!token.is_empty()).then(|| (&name[..token.len()], versioned))
 }
 
 /// Checks a crawler name: a warning if it is not a product token, with
@@ -528,6 +563,27 @@ mod tests {
         ua!("Mozilla/5.0 (compatible; FooCrawler/3; +x)", Some("FooCrawler"));
         ua!("Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/1 Safari/537.36", Some("Mozilla"));
         ua!("", None);
+        // Words of URLs and browsers' products are no crawler's name,
+        // even when a file names them.
+        let ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+        let file =
+            ["Mozilla", "compatible", "https", "com", "openai", "gptbot"];
+        assert_eq!(agent_from_user_agent(ua, file).as_deref(), Some("gptbot"));
+        let ua = "Scrapy/2.19.0 (+https://scrapy.org)";
+        assert_eq!(
+            agent_from_user_agent(ua, ["https", "scrapy"]).as_deref(),
+            Some("scrapy")
+        );
+        assert_eq!(
+            agent_from_user_agent(ua, ["https", "org"]).as_deref(),
+            Some("Scrapy")
+        );
+        let ua = "Mozilla/5.0 (compatible; MyBot/1.0; +http://www.example.com/bot.html)";
+        let file = ["Mozilla", "http", "www", "example", "bot", "VoilaBot"];
+        assert_eq!(agent_from_user_agent(ua, file).as_deref(), Some("MyBot"));
+        ua!("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", Some("bingbot"));
+        ua!("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Some("Googlebot"));
+        ua!("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", Some("Mozilla"));
         ua!("2fast", None);
     }
 

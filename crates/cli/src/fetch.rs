@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::bail;
 use robotrules_fetch::policy::{self, Access, RetryAfter};
-use robotrules_fetch::Report;
+use robotrules_fetch::{Report, MAX_TIMEOUT};
 
 use crate::input;
 use crate::Outcome as Exit;
@@ -38,12 +38,13 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let timeout = match args.timeout {
         None => None,
-        Some(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
+        Some(s) if s > 0.0 && s <= MAX_TIMEOUT.as_secs_f64() => {
             Some(Duration::from_secs_f64(s))
         }
         Some(s) => bail!(
             "--timeout {s}: give a number of seconds above 0 and at most \
-             86400 (a day)"
+             {} (a day)",
+            MAX_TIMEOUT.as_secs()
         ),
     };
     let settings =

@@ -13,6 +13,10 @@ use crate::policy::{
 };
 use crate::{Authority, Error, ErrorKind};
 
+/// The longest fetch time limit the front ends accept (a day): a longer
+/// one would hold a crawler's check on one site for longer than a cached
+/// copy lives.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 /// What fetching a robots.txt came to (RFC 9309 §2.3.1). What it means for
 /// crawlers is [`policy::access`].
 #[derive(Clone, Debug)]
@@ -383,7 +387,7 @@ impl FetcherConfig {
     }
 
     /// How long the whole fetch, redirects included, may take (default
-    /// 30 s).
+    /// 30 s). Front ends take at most [`MAX_TIMEOUT`] from their users.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self

@@ -111,7 +111,7 @@ pub use crate::cache::{
 };
 pub use crate::fetch::{
     Download, Failure, Fetch, Fetcher, FetcherConfig, Hop, Outcome, Response,
-    Unavailable, Unreachable,
+    Unavailable, Unreachable, MAX_TIMEOUT,
 };
 pub use crate::policy::{
     Access, DEFAULT_LIFETIME, MAX_BODY, MAX_REDIRECTS, UNREACHABLE_LIMIT,

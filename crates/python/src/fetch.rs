@@ -12,7 +12,7 @@ use robotrules_fetch::policy::{self, Access};
 use robotrules_fetch::url::Url;
 use robotrules_fetch::{
     Authority, CacheConfig, Fetch, Fetcher, FetcherConfig, Outcome, Reason,
-    Response, RobotsCache, Verdict,
+    Response, RobotsCache, Verdict, MAX_TIMEOUT,
 };
 
 use crate::convert::{self, slices};
@@ -81,11 +81,13 @@ fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
 fn seconds(obj: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
     match obj {
         None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 => {
+        Some(s) if s > 0.0 && s <= MAX_TIMEOUT.as_secs_f64() => {
             Ok(Some(Duration::from_secs_f64(s)))
         }
         Some(s) => Err(PyValueError::new_err(format!(
-            "{name} must be a positive number of seconds, not {s}"
+            "{name} must be a number of seconds above 0 and at most {} \
+             (a day), not {s}",
+            MAX_TIMEOUT.as_secs()
         ))),
     }
 }

@@ -161,11 +161,13 @@ impl PyRobots {
     }
 
     /// The crawler name that a full `User-Agent` header stands for in this
-    /// file: a product token of the header that some `user-agent` line of
-    /// the file names, else the header's first product that is not a
+    /// file: a product of the header that some `user-agent` line of the
+    /// file names, else the header's first product that is not a
     /// browser's or platform's (`MyBot` in `Mozilla/5.0 (compatible;
     /// MyBot/1.0; +https://...)`), else its leading token; `None` if it
-    /// has none.
+    /// has none. A browser's or platform's product (`Mozilla`) and the
+    /// words of the header's URLs (`https`) never count, even when the
+    /// file names them.
     fn agent_for(
         &self,
         user_agent: &Bound<'_, PyAny>,

@@ -175,8 +175,17 @@ def test_protego_api():
     assert rp.visit_time("MyBot") is None
     assert list(rp.sitemaps) == ["https://example.com/a.xml", "https://example.com/b.xml"]
     assert rp.preferred_host == "www.example.com"
-    with pytest.raises(ValueError, match="str"):  # as Protego
+    with pytest.raises(ValueError, match="str"):  # as Protego before 0.4
         robotrules.Protego.parse(BODY.encode())
+    with pytest.raises(TypeError, match="str"):  # as Protego since
+        robotrules.Protego.parse(BODY.encode())
+    # The site's robots.txt is always allowed (RFC 9309 §2.2.2), as in
+    # Protego; only that path, without a query.
+    closed = robotrules.Protego.parse("User-agent: *\nDisallow: /\n")
+    assert closed.can_fetch("https://example.com/robots.txt", "AnyBot")
+    assert closed.can_fetch("/robots.txt", "AnyBot")
+    assert not closed.can_fetch("/robots.txt?x=1", "AnyBot")
+    assert not closed.can_fetch("/robots.txt.bak", "AnyBot")
     empty = robotrules.Protego.parse("")
     assert empty.can_fetch("/anything", "AnyBot")
     assert empty.crawl_delay("a") is None and empty.preferred_host is None
@@ -236,3 +245,28 @@ def test_scrapy_parser_undecodable_body(caplog):
     # Garbage never crashes.
     garbage = bytes(range(256)) * 64
     assert RobotRulesParser(garbage, None).allowed("https://e.com/", "AnyBot")
+
+
+def test_full_user_agents_name_the_crawler_not_their_words():
+    # A file that names words of the header's URL and browser products:
+    # only the crawler's own product counts.
+    body = (
+        "User-agent: Mozilla\nAllow: /\n\n"
+        "User-agent: https\nAllow: /\n\n"
+        "User-agent: GPTBot\nDisallow: /\n\n"
+        "User-agent: *\nDisallow: /private\n"
+    )
+    gpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+    mine = "Mozilla/5.0 (compatible; MyBot/1.0; +https://127.0.0.1/bot)"
+    scrapy = "Scrapy/2.13.0 (+https://scrapy.org)"
+    robots = robotrules.Robots.parse(body.encode())
+    assert robots.agent_for(gpt) == "GPTBot"
+    assert robots.agent_for(mine) == "MyBot"
+    assert robots.agent_for(scrapy) == "Scrapy"
+    protego = robotrules.Protego.parse(body)
+    parser = robotrules.scrapy.RobotRulesParser(body.encode(), None)
+    for check in (protego.can_fetch, lambda url, ua: parser.allowed(url, ua)):
+        assert not check("https://example.com/a", gpt)
+        assert check("https://example.com/a", mine)
+        assert not check("https://example.com/private/a", mine)
+        assert not check("https://example.com/private/a", scrapy)

@@ -132,6 +132,15 @@ def test_parts(robots):
     assert [r.pattern for r in orphans] == ["/x"]
 
 
+def test_timeouts_out_of_range_are_value_errors():
+    for timeout in (0, -1, 1e20, 10**30, float("inf"), float("nan"), 86401):
+        with pytest.raises(ValueError, match="timeout"):
+            robotrules.RobotsCache(timeout=timeout)
+        with pytest.raises(ValueError, match="timeout"):
+            robotrules.policy.fetch("http://127.0.0.1:1/", timeout=timeout)
+    robotrules.RobotsCache(timeout=86400)
+
+
 def test_agent_for(robots):
     ua = "Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)"
     assert robots.agent_for(ua) == "MyBot"

@@ -6,7 +6,7 @@ import datetime
 from typing import Iterator, NamedTuple, Optional, Union
 
 from ._agents import Matchers, text
-from ._native import Robots
+from ._native import Robots, path_of
 
 __all__ = ["Protego", "RequestRate", "VisitTime"]
 
@@ -26,6 +26,11 @@ class VisitTime(NamedTuple):
 
     start_time: datetime.time
     end_time: datetime.time
+
+
+class _NotText(TypeError, ValueError):
+    """Content that is not a ``str``: caught as Protego's error, whichever
+    version raised which."""
 
 
 def _time(minutes):
@@ -51,10 +56,12 @@ class Protego:
 
     @classmethod
     def parse(cls, content: str) -> Protego:
-        """Parses a robots.txt body, a ``str`` (as Protego, ``bytes`` raise
-        ``ValueError``: decode them, or use ``robotrules.Robots.parse``)."""
+        """Parses a robots.txt body, a ``str``. As in Protego, anything
+        else (``bytes`` too: decode them, or use ``robotrules.Robots.parse``)
+        raises an error that is both a ``TypeError`` (Protego 0.4 on) and a
+        ``ValueError`` (earlier Protego)."""
         if not isinstance(content, str):
-            raise ValueError(
+            raise _NotText(
                 f"Protego.parse expects str, got {type(content).__name__}"
             )
         return cls(Robots.parse(content))
@@ -65,6 +72,9 @@ class Protego:
         """Returns True if the crawler ``user_agent`` may fetch ``url``."""
         url = text(url, "url")
         user_agent = text(user_agent, "user_agent")
+        if path_of(url) == "/robots.txt":
+            # Always allowed (RFC 9309 §2.2.2), as in Protego.
+            return True
         return self._matchers.is_allowed(user_agent, url)
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
