@@ -4,6 +4,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
+use tokio::sync::Semaphore;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, State};
@@ -22,7 +23,6 @@ use robotrules_fetch::{
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -44,6 +44,8 @@ struct App {
     fetcher: Fetcher,
     limiter: Arc<Limiter>,
     catalogue: Arc<Catalogue>,
+    /// Places for analyses running at once (see [`blocking`]).
+    work: Arc<Semaphore>,
 }
 
 pub(crate) fn router(
@@ -59,20 +61,21 @@ pub(crate) fn router(
         .connect_timeout(config.fetch_timeout)
         .address_policy(policy)
         .build()?;
+    // Analyses run off the connection threads; a few at a time, so that a
+    // flood of large files queues (until the time limit) instead of
+    // taking every thread. A request takes its place once its body is
+    // read, so that slow clients cannot hold the places.
+    let analyses = std::thread::available_parallelism().map_or(2, |n| n.get());
     let app = App {
         fetcher,
         limiter: Arc::new(Limiter::new(config.fetches_per_minute)),
         catalogue: Arc::new(Catalogue::builtin()),
+        work: Arc::new(Semaphore::new(2 * analyses)),
     };
-    // Explain, lint and audit run off the connection threads; a few at a
-    // time, so that a flood of large files queues (until the time limit)
-    // instead of taking every thread.
-    let analyses = std::thread::available_parallelism().map_or(2, |n| n.get());
     let api = Router::new()
         .route("/api/explain", post(explain_route))
         .route("/api/lint", post(lint))
         .route("/api/audit", post(audit_route))
-        .route_layer(GlobalConcurrencyLimitLayer::new(2 * analyses))
         .route("/api/check", post(check))
         .route("/api/fetch", post(fetch))
         .route("/api/catalogue", get(catalogue))
@@ -195,18 +198,26 @@ fn agent_names(agents: &[String]) -> Result<Vec<&str>, ApiError> {
 
 /// One answer per URL, as `robotrules check --json` prints them.
 async fn check(
+    State(app): State<App>,
     Body(req): Body<CheckRequest>,
 ) -> Result<Json<Vec<Check>>, ApiError> {
-    let names = agent_names(&req.agents)?;
+    agent_names(&req.agents)?;
     if req.urls.is_empty() || req.urls.len() > MAX_URLS {
         return Err(ApiError::invalid(format!(
             "give 1 to {MAX_URLS} URLs in `urls`"
         )));
     }
+    blocking(&app, move || check_all(&req, &agent_names(&req.agents)?)).await
+}
+
+fn check_all(
+    req: &CheckRequest,
+    names: &[&str],
+) -> Result<Json<Vec<Check>>, ApiError> {
     let body = req.robots.as_bytes();
     let robots = Robots::parse(body);
-    let matcher = robots.matcher(&names);
-    let agent_warnings = check_agents(&names);
+    let matcher = robots.matcher(names);
+    let agent_warnings = check_agents(names);
     let beyond = first_line_beyond_fetch_limit(body);
     let checks = req
         .urls
@@ -220,7 +231,7 @@ async fn check(
                 &decision,
                 beyond,
             );
-            Check::with_warnings(&decision, &names, url, warnings)
+            Check::with_warnings(&decision, names, url, warnings)
         })
         .collect();
     Ok(Json(checks))
@@ -238,10 +249,11 @@ struct ExplainRequest {
 /// The explanation of one verdict, as `robotrules explain --json` prints
 /// it: the analysis crate's `Explanation` and the warnings.
 async fn explain_route(
+    State(app): State<App>,
     Body(req): Body<ExplainRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     agent_names(&req.agents)?;
-    blocking(move || {
+    blocking(&app, move || {
         let names = agent_names(&req.agents)?;
         let body = req.robots.as_bytes();
         let robots = Robots::parse(body);
@@ -264,9 +276,10 @@ struct FileRequest {
 
 /// The diagnostics, as `robotrules lint --json` prints them.
 async fn lint(
+    State(app): State<App>,
     Body(req): Body<FileRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    blocking(move || {
+    blocking(&app, move || {
         let body = req.robots.as_bytes();
         let robots = Robots::parse(body);
         to_json(&lint_with(&robots, body, &Options::default())).map(Json)
@@ -280,9 +293,10 @@ async fn audit_route(
     State(app): State<App>,
     Body(req): Body<FileRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    blocking(move || {
+    let catalogue = Arc::clone(&app.catalogue);
+    blocking(&app, move || {
         let robots = Robots::parse(req.robots.as_bytes());
-        to_json(&audit(&robots, &app.catalogue)).map(Json)
+        to_json(&audit(&robots, &catalogue)).map(Json)
     })
     .await
 }
@@ -353,10 +367,23 @@ fn to_json<T: serde::Serialize>(
     })
 }
 
-/// Runs analysis work off the threads that serve connections.
+/// Runs analysis work off the threads that serve connections, once one
+/// of the app's places for it is free.
 async fn blocking<T: Send + 'static>(
+    app: &App,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    let Ok(place) = Arc::clone(&app.work).acquire_owned().await else {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is stopping",
+        ));
+    };
+    let work = move || {
+        let out = work();
+        drop(place);
+        out
+    };
     tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
         Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -44,8 +44,13 @@
 //! * request bodies are capped ([`Config::max_body`], 1 MiB by default:
 //!   twice what a crawler reads of a robots.txt, RFC 9309 §2.5), and so
 //!   are the numbers of URLs and crawler names of a request;
-//! * every request has a time limit ([`Config::request_timeout`]), and
-//!   the analysis is linear in the file (or n log n);
+//! * every request has a time limit ([`Config::request_timeout`]), a
+//!   request's head must arrive within [`Config::header_timeout`], the
+//!   connections served at once are capped ([`Config::max_connections`]:
+//!   memory is at most a few request bodies per connection), and the
+//!   analysis is linear in the file (or n log n); explain, lint and audit
+//!   run a few at a time, each once its request is read whole, so slow
+//!   clients cannot hold them;
 //! * a site fetch connects only to public addresses, judged after name
 //!   resolution and again on every redirect
 //!   ([`robotrules_fetch::AddressPolicy::public_only`]), unless
@@ -66,6 +71,7 @@ mod limit;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::extract::ConnectInfo;
 use axum::Router;
 
 pub use crate::api::OPENAPI_PATH;
@@ -95,6 +101,8 @@ pub struct Config {
     pub(crate) fetch_timeout: Duration,
     pub(crate) fetches_per_minute: u32,
     pub(crate) address_policy: Option<robotrules_fetch::AddressPolicy>,
+    pub(crate) header_timeout: Duration,
+    pub(crate) max_connections: usize,
 }
 
 impl Default for Config {
@@ -106,6 +114,8 @@ impl Default for Config {
             fetch_timeout: Duration::from_secs(10),
             fetches_per_minute: 10,
             address_policy: None,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
         }
     }
 }
@@ -160,6 +170,21 @@ impl Config {
         self.fetches_per_minute = n.max(1);
         self
     }
+
+    /// How long a client may take to send a request's head, the first
+    /// request's and each later one's on the connection (default 10 s);
+    /// then [`serve`] closes the connection.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How many connections [`serve`] serves at once (default 256); more
+    /// wait to be accepted.
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.max_connections = n.max(1);
+        self
+    }
 }
 
 /// An error setting up the server.
@@ -200,10 +225,53 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
 ) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+
     let app = router(&config).map_err(std::io::Error::other)?;
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(
+        config.max_connections,
+    ));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(config.header_timeout);
+    loop {
+        // A place first: beyond the cap, connections wait in the
+        // listener's backlog, not in memory.
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        let (stream, addr) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of descriptors, or a connection reset before it was
+            // accepted: the server goes on.
+            Err(e) if is_transient(&e) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let service = app.clone().map_request(
+            move |r: hyper::Request<hyper::body::Incoming>| {
+                let mut r = r.map(axum::body::Body::new);
+                r.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
+                r
+            },
+        );
+        let service = hyper_util::service::TowerToHyperService::new(service);
+        let connection = http.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            // A client that goes away, or sends no head in time, ends
+            // only its own connection.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+}
+
+/// An accept error after which the server can go on.
+fn is_transient(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(e.kind(), ConnectionAborted | ConnectionReset | Interrupted)
+        // EMFILE, ENFILE: out of file descriptors for now.
+        || matches!(e.raw_os_error(), Some(23 | 24))
 }

@@ -477,3 +477,79 @@ async fn a_retry_after_past_the_year_9999_is_reported() {
     assert_eq!(report["outcome"], "unreachable (503)");
     assert_eq!(report["retry_after"], "Fri, 31 Dec 9999 23:59:59 GMT");
 }
+
+/// A connection that sends part of a request and then nothing.
+async fn stalled(base: &str, partial: &[u8]) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let addr = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(partial).await.unwrap();
+    stream
+}
+
+#[tokio::test]
+async fn a_head_that_does_not_come_ends_its_connection() {
+    use tokio::io::AsyncReadExt;
+    let config = Config::default().header_timeout(Duration::from_millis(300));
+    let base = start(config).await;
+    let mut stream = stalled(&base, b"GET / HTTP/1.1\r\nHost: x\r\n").await;
+    // The server closes it (with or without a 408): reading ends.
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(
+        Duration::from_secs(30),
+        stream.read_to_end(&mut got),
+    )
+    .await;
+    assert!(read.is_ok(), "the connection was kept open");
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_wait_for_a_place() {
+    let config = Config::default()
+        .max_connections(2)
+        .header_timeout(Duration::from_secs(120));
+    let base = start(config).await;
+    let head = b"GET / HTTP/1.1\r\nHost: x\r\n";
+    let first = stalled(&base, head).await;
+    let _second = stalled(&base, head).await;
+    let catalogue = format!("{base}/api/catalogue");
+    let client = Client::new();
+    // Both places are taken: the third is not served...
+    let waiting = tokio::spawn({
+        let (client, url) = (client.clone(), catalogue.clone());
+        async move { client.get(url).send().await.map(|r| r.status()) }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!waiting.is_finished(), "served beyond the cap");
+    // ...until one goes.
+    drop(first);
+    let status = tokio::time::timeout(Duration::from_secs(30), waiting)
+        .await
+        .expect("never served")
+        .unwrap()
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn slow_uploads_do_not_hold_the_analyses() {
+    let config = Config::default().request_timeout(Duration::from_secs(120));
+    let base = start(config).await;
+    // More slow uploads than there are places for analyses.
+    let places =
+        2 * std::thread::available_parallelism().map_or(2, |n| n.get());
+    let head = b"POST /api/lint HTTP/1.1\r\nHost: x\r\n\
+                 Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{";
+    let mut slow = Vec::new();
+    for _ in 0..places + 2 {
+        slow.push(stalled(&base, head).await);
+    }
+    let answer = tokio::time::timeout(
+        Duration::from_secs(30),
+        post(&base, "/api/lint", json!({ "robots": ROBOTS })),
+    )
+    .await
+    .expect("lint waited for the slow uploads");
+    assert_eq!(answer.0, StatusCode::OK);
+    drop(slow);
+}
