@@ -91,11 +91,11 @@ pub(crate) fn router(
         .merge(api)
         .layer(DefaultBodyLimit::max(config.max_body))
         .layer(RequestBodyLimitLayer::new(config.max_body))
-        .layer(axum::middleware::map_response(json_413))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.request_timeout,
-        ));
+        ))
+        .layer(axum::middleware::map_response(json_errors));
     Ok(assets::secure(router))
 }
 
@@ -155,16 +155,40 @@ fn rejected(rejection: JsonRejection) -> ApiError {
     }
 }
 
-/// The body limit's own answer, as JSON like every error of the API.
-async fn json_413(response: Response) -> Response {
+/// The answers of the layers (the body limit, the time limit, the
+/// router's 405), as JSON like every error of the API; their other
+/// headers (`Allow`) are kept.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
     let is_json = response
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json {
-        return too_large().into_response();
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
     }
-    response
+    let error = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        StatusCode::REQUEST_TIMEOUT => ApiError::new(
+            status,
+            "the request took longer than the time limit",
+        ),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            status,
+            "this route does not take this method (see the Allow header)",
+        ),
+        _ => ApiError::new(
+            status,
+            status.canonical_reason().unwrap_or("the request failed"),
+        ),
+    };
+    let (mut parts, _) = response.into_parts();
+    let json = error.into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    for (name, value) in json.headers() {
+        parts.headers.insert(name, value.clone());
+    }
+    Response::from_parts(parts, json.into_body())
 }
 
 fn too_large() -> ApiError {

@@ -553,3 +553,30 @@ async fn slow_uploads_do_not_hold_the_analyses() {
     assert_eq!(answer.0, StatusCode::OK);
     drop(slow);
 }
+
+#[tokio::test]
+async fn the_layers_answer_errors_in_json() {
+    let config = Config::default().request_timeout(Duration::from_millis(300));
+    let base = start(config).await;
+    let client = Client::new();
+    let wrong = client.get(format!("{base}/api/check")).send().await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(wrong.headers()[header::ALLOW], "POST");
+    let body: Value = wrong.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("method"), "{body}");
+    // A body that never comes: the time limit's answer.
+    use tokio::io::AsyncReadExt;
+    let head = b"POST /api/lint HTTP/1.1\r\nHost: x\r\n\
+                 Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{";
+    let mut stream = stalled(&base, head).await;
+    let mut got = Vec::new();
+    let _ = tokio::time::timeout(
+        Duration::from_secs(30),
+        stream.read_to_end(&mut got),
+    )
+    .await;
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("application/json"), "{text}");
+    assert!(text.contains("time limit"), "{text}");
+}
