@@ -26,7 +26,8 @@ fuzz_target!(|data: &[u8]| {
         }
         let mut again = Reader::new(Cursor::new(data), name);
         for r in records.iter().take(8) {
-            let second = again.read_at(r.offset, r.ordinal).expect("read again");
+            let second =
+                again.read_at(r.offset, r.ordinal).expect("read again");
             assert_eq!(&second, r);
         }
     }
