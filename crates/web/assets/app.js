@@ -23,6 +23,7 @@ const state = {
   fileGeneration: 0, // the latest lint and audit asked for
   generation: 0, // the latest checks asked for
   fetched: null, // the report of the last fetch, while its file is shown
+  bytes: null, // the file's exact bytes, while the editor cannot show them
 };
 
 // ---- small DOM helpers (text only: nothing from a file becomes HTML) ----
@@ -75,6 +76,38 @@ function debounce(fn, ms) {
 
 function robotsText() {
   return $("robots").value;
+}
+
+// The file as the API takes it: the editor's text, or, for an uploaded or
+// fetched file the editor cannot show exactly (not UTF-8, or CR line
+// ends), its bytes until it is edited.
+function robotsPayload() {
+  return state.bytes ? { robots_base64: toBase64(state.bytes) } : { robots: robotsText() };
+}
+
+// Shows a file's bytes in the editor, and keeps them for the API if the
+// editor's text is not exactly them.
+function showFile(bytes) {
+  const ta = $("robots");
+  ta.value = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  state.bytes = sameBytes(new TextEncoder().encode(ta.value), bytes) ? null : bytes;
+  renderBytesNote();
+}
+
+function showText(text) {
+  $("robots").value = text;
+  state.bytes = null;
+  renderBytesNote();
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function renderBytesNote() {
+  $("bytes-note").hidden = !state.bytes;
 }
 
 function urls() {
@@ -208,12 +241,12 @@ function lineLink(line) {
 
 async function refreshFile() {
   const generation = ++state.fileGeneration;
-  const robots = robotsText();
+  const robots = robotsPayload();
   renderGutter();
   try {
     const [diagnostics, audit] = await Promise.all([
-      api("/api/lint", { robots }),
-      api("/api/audit", { robots }),
+      api("/api/lint", robots),
+      api("/api/audit", robots),
     ]);
     if (generation !== state.fileGeneration) return;
     state.diagnostics = diagnostics;
@@ -231,7 +264,7 @@ async function refreshFile() {
 
 async function refreshChecks() {
   const generation = ++state.generation;
-  const robots = robotsText();
+  const robots = robotsPayload();
   const list = urls();
   const crawlers = agents();
   saveState();
@@ -245,7 +278,7 @@ async function refreshChecks() {
   }
   try {
     const answers = await Promise.all(
-      crawlers.map((names) => api("/api/check", { robots, agents: names, urls: list })),
+      crawlers.map((names) => api("/api/check", { ...robots, agents: names, urls: list })),
     );
     if (generation !== state.generation) return;
     const results = [];
@@ -265,7 +298,7 @@ async function refreshChecks() {
 async function refreshExplanation(generation) {
   const row = state.results[state.selected];
   if (!row) return;
-  const e = await api("/api/explain", { robots: robotsText(), agents: row.agents, url: row.url });
+  const e = await api("/api/explain", { ...robotsPayload(), agents: row.agents, url: row.url });
   if (generation !== undefined && generation !== state.generation) return;
   state.explanation = e;
   renderExplanation();
@@ -496,7 +529,8 @@ async function fetchSite(event) {
     box.classList.toggle("bad", r.access !== "obey");
     box.hidden = false;
     state.fetched = r;
-    $("robots").value = data.robots;
+    if (data.robots_base64 !== null && data.robots_base64 !== undefined) showFile(fromBase64(data.robots_base64));
+    else showText(data.robots);
     if (urls().join("\n") === DEFAULT_URLS.join("\n")) {
       $("urls").value = r.authority + "/";
     }
@@ -519,7 +553,7 @@ async function upload() {
     status("That file is over 1 MiB; crawlers read only the first 500 KiB.", true);
     return;
   }
-  $("robots").value = await file.text();
+  showFile(new Uint8Array(await file.arrayBuffer()));
   $("fetch-report").hidden = true;
   state.fetched = null;
   $("upload").value = "";
@@ -528,7 +562,7 @@ async function upload() {
 
 async function loadExample() {
   const response = await fetch("/example.txt");
-  $("robots").value = await response.text();
+  showText(await response.text());
   $("fetch-report").hidden = true;
   state.fetched = null;
   onFileChange.now();
@@ -536,17 +570,25 @@ async function loadExample() {
 
 // ---- the state in the URL fragment ----
 
-function toBase64Url(bytes) {
+function toBase64(bytes) {
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(s);
 }
 
-function fromBase64Url(text) {
-  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+function fromBase64(text) {
+  const s = atob(text);
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
   return bytes;
+}
+
+function toBase64Url(bytes) {
+  return toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  return fromBase64(text.replace(/-/g, "+").replace(/_/g, "/"));
 }
 
 async function pipe(bytes, stream) {
@@ -555,7 +597,7 @@ async function pipe(bytes, stream) {
 }
 
 async function encodeState() {
-  const json = new TextEncoder().encode(JSON.stringify({ robots: robotsText(), urls: urls(), agents: agents() }));
+  const json = new TextEncoder().encode(JSON.stringify({ ...robotsPayload(), urls: urls(), agents: agents() }));
   if (typeof CompressionStream === "function") {
     return "z" + toBase64Url(await pipe(json, new CompressionStream("deflate-raw")));
   }
@@ -568,6 +610,7 @@ async function decodeState(text) {
   const s = JSON.parse(new TextDecoder().decode(bytes));
   return {
     robots: String(s.robots || ""),
+    bytes: typeof s.robots_base64 === "string" ? fromBase64(s.robots_base64) : null,
     urls: Array.isArray(s.urls) ? s.urls.map(String) : [],
     agents: Array.isArray(s.agents) ? s.agents.map((a) => (Array.isArray(a) ? a.map(String) : [String(a)])) : [],
   };
@@ -613,6 +656,10 @@ async function loadCatalogue() {
 async function start() {
   const ta = $("robots");
   ta.addEventListener("input", () => {
+    if (state.bytes) {
+      state.bytes = null;
+      renderBytesNote();
+    }
     renderGutter();
     onFileChange();
   });
@@ -635,7 +682,8 @@ async function start() {
   if (location.hash.startsWith("#s=")) {
     try {
       const s = await decodeState(location.hash.slice(3));
-      ta.value = s.robots;
+      if (s.bytes) showFile(s.bytes);
+      else showText(s.robots);
       $("urls").value = s.urls.join("\n");
       setAgents(s.agents.map((names) => names.join(", ")));
       loaded = true;
@@ -645,7 +693,7 @@ async function start() {
   }
   if (!loaded) {
     const response = await fetch("/example.txt");
-    ta.value = await response.text();
+    showText(await response.text());
     $("urls").value = DEFAULT_URLS.join("\n");
     setAgents(DEFAULT_AGENTS);
   }

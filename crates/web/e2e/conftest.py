@@ -99,7 +99,8 @@ class RobotsSite:
     """A real HTTP server on loopback with a robots.txt."""
 
     def __init__(self, body, status=200):
-        body = body.encode()
+        if isinstance(body, str):
+            body = body.encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):

@@ -142,6 +142,52 @@ def test_upload_a_file(page, server, tmp_path):
     expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
 
 
+LATIN1 = b"User-agent: *\nDisallow: /caf\xe9\n"
+
+
+def test_a_file_that_is_not_utf8_is_checked_as_its_bytes(page, server, browser, tmp_path):
+    # `/caf\xe9` is `/caf%E9`; the editor shows U+FFFD for the byte, whose
+    # rule would be `/caf%EF%BF%BD`.
+    ready(page, server)
+    path = tmp_path / "robots.txt"
+    path.write_bytes(LATIN1)
+    set_query(page, ["/caf%E9", "/caf%EF%BF%BD"], ["FooBot"])
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#bytes-note")).to_be_visible()
+    expect(rows(page).nth(0)).to_have_attribute("data-verdict", "disallowed")
+    expect(rows(page).nth(1)).to_have_attribute("data-verdict", "allowed")
+    screenshot(page, "07-not-utf8")
+
+    # A shared link carries the bytes.
+    page.wait_for_function("location.hash.length > 3")
+    fresh_context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    fresh = fresh_context.new_page()
+    fresh.goto(page.url)
+    expect(fresh.locator("body[data-ready=true]")).to_have_count(1)
+    expect(fresh.locator("#bytes-note")).to_be_visible()
+    expect(rows(fresh).nth(0)).to_have_attribute("data-verdict", "disallowed")
+    fresh_context.close()
+
+    # Editing replaces the bytes with the text shown.
+    page.locator("#robots").press("End")
+    page.locator("#robots").type("# edited\n")
+    expect(page.locator("#bytes-note")).to_be_hidden()
+    expect(rows(page).nth(0)).to_have_attribute("data-verdict", "allowed")
+    expect(rows(page).nth(1)).to_have_attribute("data-verdict", "disallowed")
+
+    # So does a fetched file.
+    site = RobotsSite(LATIN1)
+    try:
+        page.fill("#fetch-url", site.url)
+        page.click("#fetch-button")
+        expect(page.locator("#fetch-report")).to_contain_text("available")
+        expect(page.locator("#bytes-note")).to_be_visible()
+        expect(rows(page).nth(0)).to_have_attribute("data-verdict", "disallowed")
+        expect(rows(page).nth(1)).to_have_attribute("data-verdict", "allowed")
+    finally:
+        site.close()
+
+
 def test_fetch_from_a_site_on_loopback(page, server):
     site = RobotsSite("User-agent: *\nDisallow: /secret\n\nUser-agent: CCBot\nDisallow: /\n")
     try:

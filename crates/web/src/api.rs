@@ -1,6 +1,7 @@
 //! The JSON API: each route renders `robotrules-analysis` or
 //! `robotrules-fetch` data in the shape of the command line's `--json`.
 
+use std::borrow::Cow;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -12,6 +13,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use robotrules::Robots;
 use robotrules_analysis::{
     audit, check_agents, check_url, explain, first_line_beyond_fetch_limit,
@@ -202,11 +205,46 @@ async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API route")
 }
 
+/// The file of a request, from its `robots` (text) or `robots_base64`
+/// (bytes: a file that is not UTF-8, or whose exact bytes matter, which a
+/// JSON string cannot carry); exactly one of them.
+fn robots_bytes<'a>(
+    text: &'a Option<String>,
+    encoded: &Option<String>,
+) -> Result<Cow<'a, [u8]>, ApiError> {
+    match (text, encoded) {
+        (Some(text), None) => Ok(Cow::Borrowed(text.as_bytes())),
+        (None, Some(encoded)) => {
+            BASE64.decode(encoded).map(Cow::Owned).map_err(|e| {
+                ApiError::invalid(format!(
+                    "`robots_base64` is not standard base64: {e}"
+                ))
+            })
+        }
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "give the file once: `robots` or `robots_base64`, not both",
+        )),
+        (None, None) => Err(ApiError::invalid(
+            "give the file: `robots` (text) or `robots_base64` (bytes)",
+        )),
+    }
+}
+
+/// A field that may be left out but, when given, is a string (not null).
+fn string<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<String>, D::Error> {
+    String::deserialize(deserializer).map(Some)
+}
+
 /// `POST /api/check`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CheckRequest {
-    robots: String,
+    #[serde(default, deserialize_with = "string")]
+    robots: Option<String>,
+    #[serde(default, deserialize_with = "string")]
+    robots_base64: Option<String>,
     agents: Vec<String>,
     urls: Vec<String>,
 }
@@ -238,7 +276,8 @@ fn check_all(
     req: &CheckRequest,
     names: &[&str],
 ) -> Result<Json<Vec<Check>>, ApiError> {
-    let body = req.robots.as_bytes();
+    let body = robots_bytes(&req.robots, &req.robots_base64)?;
+    let body = &body[..];
     let robots = Robots::parse(body);
     let matcher = robots.matcher(names);
     let agent_warnings = check_agents(names);
@@ -265,7 +304,10 @@ fn check_all(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExplainRequest {
-    robots: String,
+    #[serde(default, deserialize_with = "string")]
+    robots: Option<String>,
+    #[serde(default, deserialize_with = "string")]
+    robots_base64: Option<String>,
     agents: Vec<String>,
     url: String,
 }
@@ -279,7 +321,8 @@ async fn explain_route(
     agent_names(&req.agents)?;
     blocking(&app, move || {
         let names = agent_names(&req.agents)?;
-        let body = req.robots.as_bytes();
+        let body = robots_bytes(&req.robots, &req.robots_base64)?;
+        let body = &body[..];
         let robots = Robots::parse(body);
         let explanation = explain(&robots, body, &names, &req.url);
         let mut warnings = check_agents(&names);
@@ -295,7 +338,10 @@ async fn explain_route(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileRequest {
-    robots: String,
+    #[serde(default, deserialize_with = "string")]
+    robots: Option<String>,
+    #[serde(default, deserialize_with = "string")]
+    robots_base64: Option<String>,
 }
 
 /// The diagnostics, as `robotrules lint --json` prints them.
@@ -304,7 +350,8 @@ async fn lint(
     Body(req): Body<FileRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     blocking(&app, move || {
-        let body = req.robots.as_bytes();
+        let body = robots_bytes(&req.robots, &req.robots_base64)?;
+        let body = &body[..];
         let robots = Robots::parse(body);
         to_json(&lint_with(&robots, body, &Options::default())).map(Json)
     })
@@ -319,7 +366,8 @@ async fn audit_route(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let catalogue = Arc::clone(&app.catalogue);
     blocking(&app, move || {
-        let robots = Robots::parse(req.robots.as_bytes());
+        let body = robots_bytes(&req.robots, &req.robots_base64)?;
+        let robots = Robots::parse(&body);
         to_json(&audit(&robots, &catalogue)).map(Json)
     })
     .await
@@ -361,13 +409,20 @@ async fn fetch(
         ));
     }
     let report = Report::new(&fetch, SystemTime::now());
-    let robots = match fetch.outcome {
-        Outcome::Available(_) => String::from_utf8_lossy(&fetch.body),
-        _ => "".into(),
+    let body: &[u8] = match fetch.outcome {
+        Outcome::Available(_) => &fetch.body,
+        _ => b"",
+    };
+    // A file that is not UTF-8 comes as its bytes too: its text, with
+    // U+FFFD for what does not decode, would not give its verdicts.
+    let (robots, robots_base64) = match std::str::from_utf8(body) {
+        Ok(text) => (Cow::Borrowed(text), None),
+        Err(_) => (String::from_utf8_lossy(body), Some(BASE64.encode(body))),
     };
     Ok(Json(serde_json::json!({
         "report": to_json(&report)?,
         "robots": robots,
+        "robots_base64": robots_base64,
     })))
 }
 

@@ -214,6 +214,109 @@ async fn explain_lint_audit_render_the_analysis() {
     );
 }
 
+/// A file that is not UTF-8, whose verdicts its text (U+FFFD for `\xe9`)
+/// would not give: `/caf\xe9` is `/caf%E9`, U+FFFD is `%EF%BF%BD`.
+const LATIN1: &[u8] = b"User-agent: *\r\nDisallow: /caf\xe9\r\n";
+
+#[tokio::test]
+async fn files_that_are_not_utf8_are_given_as_bytes() {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(LATIN1);
+    let base = start(Config::default()).await;
+    let robots = Robots::parse(LATIN1);
+    let matcher = robots.matcher(&["BarBot"]);
+    let urls = ["/caf%E9", "/caf%EF%BF%BD"];
+    let (status, got) = post(
+        &base,
+        "/api/check",
+        json!({"robots_base64": encoded, "agents": ["BarBot"], "urls": urls}),
+    )
+    .await;
+    assert_eq!(status, 200, "{got}");
+    let want: Vec<Value> = urls
+        .iter()
+        .map(|u| {
+            let check = Check::new(&matcher, LATIN1, &["BarBot"], u);
+            serde_json::to_value(check).unwrap()
+        })
+        .collect();
+    assert_eq!(got.as_array().unwrap(), &want);
+    assert_eq!(
+        (&got[0]["allowed"], &got[1]["allowed"]),
+        (&json!(false), &json!(true))
+    );
+    // The same file as text is another file.
+    let lossy = String::from_utf8_lossy(LATIN1);
+    let (_, text) = post(
+        &base,
+        "/api/check",
+        json!({"robots": lossy, "agents": ["BarBot"], "urls": urls}),
+    )
+    .await;
+    assert_eq!(
+        (&text[0]["allowed"], &text[1]["allowed"]),
+        (&json!(true), &json!(false))
+    );
+
+    let (status, got) = post(
+        &base,
+        "/api/explain",
+        json!({"robots_base64": encoded, "agents": ["BarBot"], "url": "/caf%E9"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{got}");
+    let mut want =
+        serde_json::to_value(explain(&robots, LATIN1, &["BarBot"], "/caf%E9"))
+            .unwrap();
+    want["warnings"] = json!([]);
+    assert_eq!(got, want);
+    let (status, got) =
+        post(&base, "/api/lint", json!({"robots_base64": encoded})).await;
+    assert_eq!(status, 200);
+    assert_eq!(got, serde_json::to_value(lint(LATIN1)).unwrap());
+    let (status, got) =
+        post(&base, "/api/audit", json!({"robots_base64": encoded})).await;
+    assert_eq!(status, 200);
+    let want = audit(&robots, &Catalogue::builtin());
+    assert_eq!(got, serde_json::to_value(&want).unwrap());
+
+    // Exactly one of the two, in base64.
+    for body in [
+        json!({"robots": "", "robots_base64": ""}),
+        json!({}),
+        json!({"robots_base64": "not base64!"}),
+        json!({"robots_base64": "QQ"}),
+        json!({"robots": "", "robots_base64": null}),
+        json!({"robots": null}),
+    ] {
+        let (status, got) = post(&base, "/api/lint", body.clone()).await;
+        assert_eq!(status, 422, "{body}");
+        assert!(got["error"].as_str().unwrap().contains("robots"), "{got}");
+    }
+}
+
+#[tokio::test]
+async fn a_fetched_file_that_is_not_utf8_comes_as_its_bytes() {
+    use base64::Engine as _;
+    let app = Router::new()
+        .route("/robots.txt", get(|| async { LATIN1 }))
+        .route("/utf8/robots.txt", get(|| async { ROBOTS }));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let base = start(Config::default().allow_private_fetch(true)).await;
+    let (status, body) =
+        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(body["robots_base64"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(bytes, LATIN1);
+    assert_eq!(body["robots"], String::from_utf8_lossy(LATIN1).as_ref());
+    assert_eq!(body["report"]["summary"]["rules"], 1);
+}
+
 #[tokio::test]
 async fn the_openapi_document_names_every_route() {
     let base = start(Config::default()).await;
@@ -375,6 +478,7 @@ async fn fetches_with_the_flag_report_as_the_command_line() {
     .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["robots"], ROBOTS);
+    assert_eq!(body["robots_base64"], Value::Null);
     let report = &body["report"];
     assert_eq!(report["outcome"], "available");
     assert_eq!(report["access"], "obey");
