@@ -223,14 +223,14 @@ pub fn check_agent<'k>(
                       (such as `User-agent: 1bot`), never a real crawler"
             .to_string(),
         (Some(s), false) => format!(
-            "{:?} is not a product token (only letters, `-` and `_`): no \
-             user-agent line can name it, so only the `*` groups apply; \
+            "\"{}\" is not a product token (only letters, `-` and `_`): \
+             no user-agent line can name it, so only the `*` groups apply; \
              did you mean {s:?}?",
             escape(agent)
         ),
         (None, false) => format!(
-            "{:?} is not a product token (only letters, `-` and `_`): no \
-             user-agent line can name it, so only the `*` groups apply",
+            "\"{}\" is not a product token (only letters, `-` and `_`): \
+             no user-agent line can name it, so only the `*` groups apply",
             escape(agent)
         ),
     };
@@ -258,10 +258,10 @@ pub fn check_url(url: &str) -> Vec<Warning> {
         out.push(Warning {
             kind: WarningKind::NotUrl,
             message: format!(
-                "{:?} is not a URL (`scheme://host/path`) or a path \
-                 (`/path`): it is judged as the path {:?}",
+                "\"{}\" is not a URL (`scheme://host/path`) or a path \
+                 (`/path`): it is judged as the path \"{}\"",
                 escape(url),
-                robotrules::path_of(url)
+                escape(&robotrules::path_of(url))
             ),
             suggestion: None,
         });
@@ -270,7 +270,7 @@ pub fn check_url(url: &str) -> Vec<Warning> {
         out.push(Warning {
             kind: WarningKind::NeedsEncoding,
             message: format!(
-                "{:?} has characters that must be percent-encoded (RFC \
+                "\"{}\" has characters that must be percent-encoded (RFC \
                  3986): a crawler requests {encoded}",
                 escape(url)
             ),
@@ -606,6 +606,12 @@ mod tests {
         assert_eq!(check_url("a b")[1].suggestion.as_deref(), Some("a%20b"));
         assert_eq!(percent_encode("/x\x1b[31m"), "/x%1B[31m");
         assert_eq!(check_url("1http://x")[0].kind, WarningKind::NotUrl);
+        // Control characters are escaped once, inside the quotes.
+        let w = check_url("/a\x01b c");
+        assert!(w[0].message.starts_with(r#""/a\x01b c" has"#), "{w:?}");
+        let w = check_url("a\x1bb");
+        assert!(w[0].message.starts_with(r#""a\x1bb" is not"#), "{w:?}");
+        assert!(w[0].message.ends_with(r#"the path "/""#), "{w:?}");
         // Sent as they are in a query: no warning.
         assert!(check_url("https://e.com/s?q=a|b&c={d}^e").is_empty());
         assert!(check_url("http://[::1]:8080/a%20b?x=%").is_empty());

@@ -124,6 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             writeln!(out, "{value}")?;
         } else {
             let verdict = if allowed { "ALLOWED" } else { "DISALLOWED" };
+            // Control characters (a terminal's escapes) are shown escaped.
+            let (shown, url) = (escape(&shown), escape(url));
             writeln!(out, "user-agent '{shown}' with URI '{url}': {verdict}")?;
         }
         Ok(())
@@ -155,13 +157,13 @@ fn token_of(header: &str) -> anyhow::Result<String> {
     match agent_from_user_agent(header, known) {
         Some(token) => {
             eprintln!(
-                "robotrules: {:?} is checked as the crawler {token:?}",
+                "robotrules: \"{}\" is checked as the crawler {token:?}",
                 escape(header)
             );
             Ok(token)
         }
         None => bail!(
-            "no crawler name (product token) in the User-Agent {:?}",
+            "no crawler name (product token) in the User-Agent \"{}\"",
             escape(header)
         ),
     }

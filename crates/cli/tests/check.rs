@@ -207,3 +207,17 @@ fn broken_pipe_is_success() {
     writer.join().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn control_characters_in_urls_stay_out_of_the_terminal() {
+    let (_dir, file) = robots_file(b"user-agent: *\ndisallow: /a\n");
+    let out = run(&["check", &file, "FooBot"], b"/a\x1b[31mred\x07\n");
+    assert!(!out.stdout.iter().any(|&b| b == 0x1b || b == 0x07));
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r"user-agent 'FooBot' with URI '/a\x1b[31mred\x07': DISALLOWED"
+    );
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains('\x1b'), "{err}");
+    assert!(err.contains(r#""/a\x1b[31mred\x07" has characters"#), "{err}");
+}
