@@ -88,12 +88,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
     let mut emit = |url: &str| -> anyhow::Result<()> {
-        let decision = matcher.decide(url);
+        let decision = matcher.decide(&effective.target(url));
         // Say what the encoded form would get.
         let mut warnings = question_warnings(
             agent_warnings.clone(),
             url,
-            |encoded| effective.verdict(encoded, matcher.is_allowed(encoded)),
+            |encoded| {
+                let by_rules = matcher.is_allowed(&effective.target(encoded));
+                effective.verdict(encoded, by_rules)
+            },
             &decision,
             beyond,
         );

@@ -48,7 +48,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let body = effective.body;
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let robots = Robots::parse(body);
-    let mut explanation = explain(&robots, body, &names, url);
+    // For a fetched file, the URL a crawler requests (dot segments
+    // resolved), as the fetch layer judges it.
+    let mut explanation =
+        explain(&robots, body, &names, &effective.target(url));
+    explanation.url = url.to_string();
     let mut warnings = check_agents(&names);
     warnings.extend(check_url(url));
     if let (Some(remote), Ok(other)) = (effective.remote, Authority::of(url)) {

@@ -1,11 +1,13 @@
 //! Reading robots.txt bodies (files, standard input or URLs) and URL lists.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
 use std::time::Duration;
 
 use anyhow::Context;
 use robotrules_analysis::escape;
 use robotrules_fetch::policy::{self, Access};
+use robotrules_fetch::url::Url;
 use robotrules_fetch::{Authority, Fetch, FetcherConfig};
 
 /// A robots.txt as a command got it.
@@ -75,18 +77,39 @@ pub struct Effective<'a> {
 }
 
 impl Effective<'_> {
+    /// The URL a crawler requests for `url`, for a fetched robots.txt:
+    /// `url` itself, or a path (`/…`) on the fetched site, parsed as a
+    /// browser parses it. `None` for a local file, or for text that is
+    /// neither.
+    fn requested(&self, url: &str) -> Option<Url> {
+        let remote = self.remote?;
+        match Url::parse(url) {
+            Ok(parsed) => Some(parsed),
+            Err(_) if url.starts_with('/') => {
+                Url::parse(&remote.fetch.authority.robots_url())
+                    .and_then(|base| base.join(url))
+                    .ok()
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// The text the rules judge for `url`: for a fetched robots.txt, the
+    /// path and query a crawler requests (see [`policy::target`]), so that
+    /// `/a/../private`, `%2e%2e`, `\` and tabs cannot hide a path, as the
+    /// fetch layer judges; `url` itself otherwise.
+    pub fn target<'u>(&self, url: &'u str) -> Cow<'u, str> {
+        match self.requested(url) {
+            Some(parsed) => Cow::Owned(policy::target(&parsed).into_owned()),
+            None => Cow::Borrowed(url),
+        }
+    }
+
     /// Returns true if and only if `url` is exempt from the rules: the
     /// robots.txt of a fetched site is always allowed to crawlers
     /// (RFC 9309 §2.2.2).
     pub fn is_exempt(&self, url: &str) -> bool {
-        use robotrules_fetch::url::Url;
-        let Some(remote) = self.remote else { return false };
-        // A path is on the fetched site.
-        let parsed = Url::parse(url).or_else(|_| {
-            Url::parse(&remote.fetch.authority.robots_url())
-                .and_then(|base| base.join(url))
-        });
-        parsed.is_ok_and(|u| policy::is_exempt(&u))
+        self.requested(url).is_some_and(|u| policy::is_exempt(&u))
     }
 
     /// The verdict for crawlers, given the rules' verdict: the fetch

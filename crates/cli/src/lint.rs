@@ -50,11 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         // The note is on standard error already; JSON lines hold
         // diagnostics only, and there are none.
         if !(args.json || args.format == Format::Json) {
-            println!(
+            writeln!(
+                io::stdout().lock(),
                 "{}: nothing to lint: {}",
                 escape(&args.robots),
                 remote.summary()
-            );
+            )?;
         }
         return Ok(if forced {
             Outcome::Allowed

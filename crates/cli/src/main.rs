@@ -73,8 +73,12 @@ fn main() -> ExitCode {
 /// A closed pipe downstream (`robotrules check … | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        let io = cause.downcast_ref::<io::Error>().map(io::Error::kind);
+        // JSON is written through serde_json, whose errors carry the I/O
+        // error's kind.
+        let json = cause
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io.or(json) == Some(io::ErrorKind::BrokenPipe)
     })
 }

@@ -119,3 +119,29 @@ fn corpus_sample_renders() {
         );
     }
 }
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    // More JSON than a pipe holds: the writes after the reader leaves fail.
+    let (_dir, file) =
+        robots_file(&b"User-agent: *\nDisalow: /x\n".repeat(5000));
+    let mut child = crate::util::bin()
+        .args(["lint", "--json", &file])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("RT102"), "{first}");
+    // stdout is dropped here: the pipe closes.
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert_eq!(err, "");
+}

@@ -399,3 +399,33 @@ fn fetch_says_a_user_agent_is_not_a_header_value() {
     );
     assert!(!err.contains("builder error"), "{err}");
 }
+
+#[test]
+fn urls_are_judged_as_crawlers_request_them() {
+    // A crawler requesting `/a/../private` asks for `/private`: the fetch
+    // layer's rule, which `check` and `explain` follow for a fetched file.
+    let server = Server::start(200, RULES);
+    for path in
+        ["/a/../private", "/%2e%2e/private", "/./private/x", "\\private"]
+    {
+        let url = server.url("") + path;
+        let out = run(&["check", "--json", &server.url("/"), "X", &url], b"");
+        let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(v["allowed"], false, "{path}: {v}");
+        assert_eq!(v["rule"]["line"], 2, "{path}: {v}");
+        assert_eq!(v["url"], url.as_str());
+        let out =
+            run(&["explain", "--json", &server.url("/"), "X", &url], b"");
+        let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(v["allowed"], false, "{path}: {v}");
+        assert!(v["path"].as_str().unwrap().starts_with("/private"), "{v}");
+        assert_eq!(v["url"], url.as_str());
+    }
+    // A path alone is on the fetched site.
+    let out = run(&["check", &server.url("/"), "X", "/a/../private"], b"");
+    assert!(stdout(&out).ends_with("DISALLOWED\n"), "{}", stdout(&out));
+    // A local file is judged as the reference judges: the path as given.
+    let (_dir, file) = crate::util::robots_file(RULES.as_bytes());
+    let out = run(&["check", &file, "X", "/a/../private"], b"");
+    assert!(stdout(&out).ends_with(": ALLOWED\n"), "{}", stdout(&out));
+}
