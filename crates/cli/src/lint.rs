@@ -95,6 +95,10 @@ struct OneLine<'a> {
     name: &'a str,
     text: String,
     number: usize,
+    /// The diagnostic's column, as `--json` gives it (bytes of the line
+    /// in the file, from 1), shown in `file:line:column` whatever the
+    /// escapes and multi-byte characters of the text shown.
+    column: usize,
 }
 
 impl<'a> Files<'a> for OneLine<'a> {
@@ -116,6 +120,15 @@ impl<'a> Files<'a> for OneLine<'a> {
 
     fn line_number(&'a self, (): (), _: usize) -> Result<usize, files::Error> {
         Ok(self.number)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        _: usize,
+        _: usize,
+    ) -> Result<usize, files::Error> {
+        Ok(self.column)
     }
 
     fn line_range(
@@ -153,7 +166,12 @@ fn render(name: &str, body: &[u8], diagnostics: &[Diagnostic]) -> String {
         };
         let from = d.column - 1;
         let range = map(from)..map(from + d.span.len());
-        let file = OneLine { name: &name, text, number: d.line as usize };
+        let file = OneLine {
+            name: &name,
+            text,
+            number: d.line as usize,
+            column: d.column,
+        };
         let level = match d.severity {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,

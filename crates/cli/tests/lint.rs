@@ -145,3 +145,22 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert_eq!(err, "");
 }
+
+#[test]
+fn text_and_json_give_the_same_columns() {
+    // A tab (shown escaped) and two-byte characters before the spans.
+    let (_dir, file) = robots_file(
+        "User-agent: *\n\tDisallow: /a/*\nDisalow: /éé/*\n".as_bytes(),
+    );
+    let rows = json_rows(&run(&["lint", "--json", &file], b""));
+    let text = stdout(&run(&["lint", &file], b""));
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows {
+        let at = format!("{file}:{}:{}\n", row["line"], row["column"]);
+        assert!(text.contains(&at), "{at} in {text}");
+    }
+    assert_eq!(
+        (&rows[0]["column"], &rows[2]["column"]),
+        (&12.into(), &10.into())
+    );
+}
