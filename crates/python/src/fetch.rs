@@ -11,8 +11,8 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 use robotrules_fetch::policy::{self, Access};
 use robotrules_fetch::url::Url;
 use robotrules_fetch::{
-    Authority, CacheConfig, Fetch, Fetcher, FetcherConfig, Outcome, Reason,
-    Response, RobotsCache, Verdict, MAX_TIMEOUT,
+    Authority, CacheConfig, ErrorKind, Fetch, Fetcher, FetcherConfig, Outcome,
+    Reason, Response, RobotsCache, Verdict, MAX_TIMEOUT,
 };
 
 use crate::convert::{self, slices};
@@ -78,6 +78,18 @@ fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
     Ok((url, authority))
 }
 
+/// `max_entries`: an int from 0 up.
+fn entries(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if !obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(convert::type_error("max_entries", "an int", obj));
+    }
+    obj.extract::<usize>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "max_entries must be an int from 0 up, not {obj}"
+        ))
+    })
+}
+
 fn seconds(obj: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
     match obj {
         None => Ok(None),
@@ -103,7 +115,12 @@ fn fetcher(
     if let Some(t) = seconds(timeout, "timeout")? {
         config = config.timeout(t).connect_timeout(t);
     }
-    config.build().map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    config.build().map_err(|e| match e.kind() {
+        ErrorKind::InvalidUserAgent => {
+            PyValueError::new_err(format!("user_agent: {e}"))
+        }
+        _ => PyRuntimeError::new_err(e.to_string()),
+    })
 }
 
 fn access_name(access: Access) -> &'static str {
@@ -442,13 +459,13 @@ impl PyCache {
     fn new(
         user_agent: Option<&Bound<'_, PyAny>>,
         timeout: Option<f64>,
-        max_entries: Option<usize>,
+        max_entries: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCache> {
         let user_agent = convert::opt_text(user_agent, "user_agent")?;
         let fetcher = fetcher(user_agent, timeout)?;
         let mut config = CacheConfig::default();
         if let Some(n) = max_entries {
-            config = config.max_entries(n);
+            config = config.max_entries(entries(n)?);
         }
         let clock = Arc::new(robotrules_fetch::SystemClock);
         Ok(PyCache { cache: RobotsCache::with(fetcher, config, clock) })

@@ -282,9 +282,20 @@ impl PyRobots {
         self.robots.lines().map(PyLineReport).collect()
     }
 
-    /// The report of line `number` (from 1), or `None`.
-    fn line(&self, number: u32) -> Option<PyLineReport> {
-        self.robots.line(number).map(PyLineReport)
+    /// The report of line `number` (from 1), or `None` (for any integer
+    /// that is not a line of the file, negative ones included).
+    fn line(
+        &self,
+        number: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyLineReport>> {
+        if !number.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(convert::type_error("number", "an int", number));
+        }
+        Ok(number
+            .extract::<u32>()
+            .ok()
+            .and_then(|n| self.robots.line(n))
+            .map(PyLineReport))
     }
 
     /// The number of lines, as the reference counts them.

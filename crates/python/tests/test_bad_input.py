@@ -42,6 +42,8 @@ SURROGATE = "/private/\ud800"
     (lambda: robotrules.policy.evaluate("https://e.com/", "200"), "status"),
     (lambda: robotrules.policy.evaluate("https://e.com/", 200, 5), "headers"),
     (lambda: robotrules.policy.evaluate(None, 200), "url"),
+    (lambda: robotrules.RobotsCache(max_entries=1.5), "max_entries"),
+    (lambda: ROBOTS.line("1"), "number"),
 ])
 def test_wrong_types(call, name):
     with pytest.raises(TypeError, match=name):
@@ -65,10 +67,21 @@ def test_wrong_types(call, name):
     (lambda: robotrules.policy.fetch("https://e.com/", timeout=-1), "timeout"),
     (lambda: robotrules.RobotsCache().is_allowed("a", "/relative"), "url"),
     (lambda: robotrules.RobotsCache().is_allowed("a", "http://"), "url"),
+    (lambda: robotrules.policy.fetch("https://e.com/", user_agent="a\nb"), "user_agent"),
+    (lambda: robotrules.fetch("https://e.com/", user_agent="a\x00b"), "user_agent"),
+    (lambda: robotrules.RobotsCache(user_agent="a\rb"), "user_agent"),
+    (lambda: robotrules.RobotsCache(max_entries=-1), "max_entries"),
+    (lambda: robotrules.RobotsCache(max_entries=2**70), "max_entries"),
 ])
 def test_bad_values(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_any_int_asks_for_a_line():
+    assert ROBOTS.line(1).tag == "UserAgent"
+    for number in [0, -1, 4, 2**40, -(2**70)]:
+        assert ROBOTS.line(number) is None
 
 
 def test_surrogates_do_not_leak_into_verdicts():
