@@ -8,6 +8,11 @@ use crate::text::{escape, Lines};
 /// How much of a line a [`Quote`] keeps, in bytes.
 const QUOTE_LEN: usize = 200;
 
+/// How many matching rules an [`Explanation`] lists at most (the deciding
+/// one always among them); [`Explanation::omitted_matches`] counts the
+/// others, so that its size is bounded whatever the file.
+pub const MAX_MATCHES: usize = 1_000;
+
 /// A line of the file, quoted.
 #[derive(Clone, Debug, Eq, Hash, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -89,8 +94,12 @@ pub struct Explanation {
     pub groups: Vec<GroupRef>,
     /// The `*` groups that do not apply because the crawler is named.
     pub ignored_global_groups: Vec<GroupRef>,
-    /// Every rule of the groups that matches the path, in file order.
+    /// The rules of the groups that match the path, in file order: the
+    /// first [`MAX_MATCHES`] of them, and the deciding one if it comes
+    /// later.
     pub matches: Vec<Match>,
+    /// How many more rules match and are not listed in `matches`.
+    pub omitted_matches: usize,
     /// True if and only if the crawler may fetch the URL.
     pub allowed: bool,
     /// The rule that decides, as the reference names it: the best match,
@@ -156,18 +165,21 @@ pub fn explain(
         .collect();
     let decision = robots.decide(agents, url);
     let rule = decision.rule().map(RuleRef::from);
-    let matches = selection
-        .rules()
-        .filter_map(|r| {
-            let priority = r.match_priority(url)?;
-            let rule = RuleRef::with_priority(&r, priority);
-            let decides = decision.rule().is_some_and(|d| {
-                d.line() == rule.line && d.priority() == rule.priority
-            });
-            let text = quote(&lines, rule.line);
-            Some(Match { rule, decides, text })
-        })
-        .collect();
+    let mut matches = Vec::new();
+    let mut omitted_matches = 0;
+    for r in selection.rules() {
+        let Some(priority) = r.match_priority(url) else { continue };
+        let decides = decision
+            .rule()
+            .is_some_and(|d| d.line() == r.line() && d.priority() == priority);
+        if matches.len() >= MAX_MATCHES && !decides {
+            omitted_matches += 1;
+            continue;
+        }
+        let rule = RuleRef::with_priority(&r, priority);
+        let text = quote(&lines, rule.line);
+        matches.push(Match { rule, decides, text });
+    }
     let beyond_fetch_limit =
         rule.as_ref().is_some_and(|r| lines.range(r.line).end > FETCH_LIMIT);
     Explanation {
@@ -178,6 +190,7 @@ pub fn explain(
         groups,
         ignored_global_groups,
         matches,
+        omitted_matches,
         allowed: decision.is_allowed(),
         rule_text: rule.as_ref().map(|r| quoted(r.line)),
         rule,
@@ -243,6 +256,22 @@ mod tests {
             true,
             Some(2)
         );
+    }
+
+    #[test]
+    fn matches_are_bounded_and_keep_the_deciding_rule() {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..MAX_MATCHES + 500 {
+            body.push_str(&format!("Disallow: /a{}\n", "*".repeat(i % 3)));
+        }
+        body.push_str("Allow: /abc\n");
+        let e = ex(body.as_bytes(), "a", "/abc");
+        assert_eq!(e.matches.len(), MAX_MATCHES + 1);
+        assert_eq!(e.omitted_matches, 500);
+        let last = e.matches.last().unwrap();
+        assert!(last.decides && e.allowed);
+        assert_eq!(last.rule.line as usize, MAX_MATCHES + 502);
+        assert_eq!(e.matches.iter().filter(|m| m.decides).count(), 1);
     }
 
     #[test]

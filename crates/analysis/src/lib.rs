@@ -88,7 +88,7 @@ pub use crate::catalogue::{
     Catalogue, CatalogueError, CatalogueErrorKind, Crawler, Purpose,
 };
 pub use crate::explain::{
-    explain, quote_line, Explanation, GroupRef, Match, Quote,
+    explain, quote_line, Explanation, GroupRef, Match, Quote, MAX_MATCHES,
 };
 pub use crate::lint::{
     lint, lint_robots, lint_with, Code, Diagnostic, Options, Severity,

@@ -50,16 +50,36 @@ fn access(c: &Coverage) -> String {
     match c {
         Coverage::AllowedEverywhere => "allowed".into(),
         Coverage::Partial { disallowed, .. } => {
-            format!("partially disallowed (e.g. {})", escape(disallowed))
+            format!("partially disallowed (e.g. {})", shortened(disallowed))
         }
         Coverage::DisallowedEverywhere => "fully disallowed".into(),
         _ => "unknown (too costly to decide)".into(),
     }
 }
 
+/// How many characters of an example path the table shows.
+const SHOWN_PATH: usize = 60;
+
+/// How many line numbers a row of the table lists.
+const SHOWN_LINES: usize = 10;
+
+/// A path as the table shows it: escaped, and cut to [`SHOWN_PATH`]
+/// characters (`--json` has it whole).
+fn shortened(path: &str) -> String {
+    let path = escape(path);
+    match path.char_indices().nth(SHOWN_PATH) {
+        Some((at, _)) => format!("{}…", &path[..at]),
+        None => path.into_owned(),
+    }
+}
+
 fn via(s: &Standing) -> String {
-    let lines: Vec<String> = s.lines.iter().map(u32::to_string).collect();
-    let which = if lines.len() == 1 { "line" } else { "lines" };
+    let mut lines: Vec<String> =
+        s.lines.iter().take(SHOWN_LINES).map(u32::to_string).collect();
+    if s.lines.len() > SHOWN_LINES {
+        lines.push(format!("… {} in all", s.lines.len()));
+    }
+    let which = if s.lines.len() == 1 { "line" } else { "lines" };
     match s.via {
         Via::Named => format!("named ({which} {})", lines.join(", ")),
         Via::Global => format!("* ({which} {})", lines.join(", ")),
@@ -139,5 +159,20 @@ fn table(standings: &[Standing]) -> String {
         let _ = write!(text, ", {unknown} unknown");
     }
     let _ = writeln!(text, ".");
+    // A crawler left to `*` that the catalogue says ignores the `*`
+    // groups (AdsBot): the verdicts above are the reference's, which
+    // reads them.
+    for s in standings.iter().filter(|s| s.via == Via::Global) {
+        if let Some(note) =
+            s.crawler.note.as_ref().filter(|n| n.contains("* group"))
+        {
+            let _ = writeln!(
+                text,
+                "Note: {}: {}",
+                escape(&s.crawler.token),
+                escape(note)
+            );
+        }
+    }
     text
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use anyhow::bail;
-use robotrules::Robots;
+use robotrules::{Robots, RuleKind};
 use robotrules_analysis::{
     check_agents, check_url, escape, explain, other_authority, Explanation,
 };
@@ -190,10 +190,28 @@ fn to_text(e: &Explanation, source: &str) -> String {
                     m.rule.line, m.text, m.rule.kind, m.rule.priority
                 );
             }
+            if e.omitted_matches > 0 {
+                let _ = writeln!(
+                    s,
+                    "  … and {} more matching rules, not listed",
+                    e.omitted_matches
+                );
+            }
         }
     }
     let verdict = if e.allowed { "ALLOWED" } else { "DISALLOWED" };
     match &e.rule {
+        Some(rule)
+            if rule.kind == RuleKind::Disallow && rule.pattern.is_empty() =>
+        {
+            // The reference names an empty `Disallow:` that matched.
+            let _ = writeln!(
+                s,
+                "\nVerdict: {verdict} (line {}, an empty `Disallow:`, \
+                 disallows nothing)",
+                rule.line
+            );
+        }
         Some(rule) => {
             let _ = writeln!(s, "\nVerdict: {verdict} by line {}", rule.line);
         }

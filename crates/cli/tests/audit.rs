@@ -163,3 +163,21 @@ fn no_group_means_allowed_and_table_output() {
     let text = stdout(&run(&["audit", &file], b""));
     assert!(text.contains("partially disallowed (e.g. /private/)"), "{text}");
 }
+
+#[test]
+fn the_table_stays_readable() {
+    // A long example path is cut; the catalogue's word on AdsBot and `*`.
+    let mut body = b"User-agent: *\nDisallow: /".to_vec();
+    body.extend(b"a".repeat(20_000));
+    body.push(b'\n');
+    let (_dir, file) = robots_file(&body);
+    let text = stdout(&run(&["audit", &file], b""));
+    assert!(text.len() < 20_000, "{}", text.len());
+    assert!(text.contains(&format!("(e.g. /{}…)", "a".repeat(59))), "{text}");
+    assert!(
+        text.contains("Note: AdsBot-Google: ignores the * group"),
+        "{text}"
+    );
+    let rows = audit(&body);
+    assert!(rows[0]["disallowed_path"].as_str().unwrap().len() > 16_000);
+}

@@ -153,3 +153,28 @@ fn rules_beyond_500_kib_are_noted() {
     let (v, _) = explain_json(&body, "a", "/filler");
     assert_eq!(v["beyond_fetch_limit"], false);
 }
+
+#[test]
+fn an_empty_disallow_is_named_but_disallows_nothing() {
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow:\n");
+    let out = run(&["explain", &file, "FooBot", "/a"], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains("Verdict: ALLOWED (line 2, an empty `Disallow:`, disallows nothing)"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn thousands_of_matches_are_listed_in_part() {
+    let mut body = b"User-agent: *\n".to_vec();
+    body.extend(b"Disallow: /a\n".repeat(3000));
+    let (v, code) = explain_json(&body, "FooBot", "/a");
+    assert_eq!(code, Some(1));
+    assert_eq!(v["matches"].as_array().unwrap().len(), 1000);
+    assert_eq!(v["omitted_matches"], 2000);
+    let (_dir, file) = robots_file(&body);
+    let text = stdout(&run(&["explain", &file, "FooBot", "/a"], b""));
+    assert!(text.contains("… and 2000 more matching rules, not listed"));
+}

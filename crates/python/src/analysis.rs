@@ -90,7 +90,8 @@ record!(
 );
 record!(
     /// Why a URL is allowed or not: `url`, `path`, `agents`, `named`,
-    /// `groups`, `ignored_global_groups`, `matches`, `allowed`, `rule`,
+    /// `groups`, `ignored_global_groups`, `matches` (at most 1,000, the
+    /// deciding rule among them), `omitted_matches`, `allowed`, `rule`,
     /// `rule_text`, `beyond_fetch_limit`, `line_count`, `warnings`.
     PyExplanation,
     "Explanation"

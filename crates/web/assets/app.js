@@ -409,10 +409,19 @@ function renderExplanation() {
           el("tbody", {}, ...rows),
         ),
       );
+      if (e.omitted_matches) {
+        parts.push(el("p", { class: "muted", text: `… and ${e.omitted_matches} more matching rules, not listed.` }));
+      }
     }
   }
   const verdict = el("span", { class: `verdict ${e.allowed ? "allowed" : "disallowed"}`, text: e.allowed ? "ALLOWED" : "DISALLOWED" });
-  parts.push(el("p", {}, "Verdict: ", verdict, " ", e.rule ? el("span", {}, "by ", lineLink(e.rule.line)) : "(no rule decides)"));
+  const empty = e.rule && e.rule.kind === "disallow" && e.rule.pattern === "";
+  const by = !e.rule
+    ? "(no rule decides)"
+    : empty
+      ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Disallow:, disallows nothing)")
+      : el("span", {}, "by ", lineLink(e.rule.line));
+  parts.push(el("p", {}, "Verdict: ", verdict, " ", by));
   if (e.beyond_fetch_limit) {
     parts.push(el("p", { class: "warnings", text: "⚠ The deciding line lies beyond the first 500 KiB, which crawlers do not read." }));
   }

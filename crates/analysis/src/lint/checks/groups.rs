@@ -66,18 +66,42 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
     }
 }
 
-/// RT202: a group with no rules.
+/// The name a group line gives its crawlers, as groups are merged: `*`,
+/// or the product token in lowercase; `None` for a line that names none.
+fn merge_key(agent: &robotrules::Agent<'_>) -> Option<Vec<u8>> {
+    if agent.is_global() {
+        Some(b"*".to_vec())
+    } else {
+        let token = agent.product_token();
+        (!token.is_empty()).then(|| token.to_ascii_lowercase())
+    }
+}
+
+/// RT202: a group with no rules, for the crawlers it names that no other
+/// group gives rules (groups naming the same crawler are merged).
 pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
+    let with_rules: std::collections::HashSet<Vec<u8>> = robots
+        .groups()
+        .filter(|g| g.rules().next().is_some())
+        .flat_map(|g| g.agents())
+        .filter_map(|a| merge_key(&a))
+        .collect();
     for group in robots.groups() {
         if group.rules().next().is_some() {
+            continue;
+        }
+        let names: Vec<String> = group
+            .agents()
+            .filter(|a| merge_key(a).is_some_and(|k| !with_rules.contains(&k)))
+            .map(|a| show(a.value()))
+            .collect();
+        if names.is_empty() {
             continue;
         }
         let n = group.line();
         let whole = ctx.whole(n);
         ctx.report(Code::EmptyGroup, n, whole, || {
-            let names: Vec<String> =
-                group.agents().map(|a| show(a.value())).collect();
             (
                 format!(
                     "the group for {} has no rules: it may fetch everything",
@@ -267,6 +291,14 @@ mod tests {
     fn rt202_empty_group() {
         lints!(b"User-agent: *\nDisallow: /x\nUser-agent: a\n", "RT202" @ 3);
         lints!(b"User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n", "RT202" @ none);
+        // Groups naming the same crawler are merged.
+        lints!(b"User-agent: a\nDisallow: /x\n\nUser-agent: A\n", "RT202" @ none);
+        lints!(b"User-agent: a\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\n", "RT202" @ 4);
+        let d = crate::lint(
+            b"User-agent: a\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\n",
+        );
+        let d = d.iter().find(|d| d.code == crate::Code::EmptyGroup).unwrap();
+        assert!(d.message.starts_with("the group for b has"), "{}", d.message);
     }
 
     #[test]

@@ -13,12 +13,78 @@ use crate::text::show;
 /// huge files.
 pub(crate) const EQUAL_PRIORITY_BUDGET: usize = 200_000;
 
-/// The same set of paths, written without redundant trailing `*`.
+/// The same set of paths, written without redundant trailing `*`: `/a**`
+/// is `/a`, and `*` is `/` (every path starts with `/`). A `$` is an end
+/// anchor only as the last character: in `/a$*` it is literal, so one
+/// `*` stays (`/a$` is another set).
 fn normal_form(pattern: &str) -> &str {
     if pattern.ends_with('$') {
-        pattern
+        return pattern;
+    }
+    let trimmed = pattern.trim_end_matches('*');
+    if trimmed.is_empty() && !pattern.is_empty() {
+        "/"
+    } else if trimmed.ends_with('$') && trimmed.len() < pattern.len() {
+        &pattern[..trimmed.len() + 1]
     } else {
-        pattern.trim_end_matches('*')
+        trimmed
+    }
+}
+
+/// Returns true if the pattern matches every path: `/`, `*`, `/*`, `*$`,
+/// `/*$`…
+fn matches_everything(pattern: &str) -> bool {
+    let open = match pattern.strip_suffix('$') {
+        Some(rest) if rest.ends_with('*') => rest,
+        Some(_) => return false,
+        None => pattern,
+    };
+    normal_form(open) == "/"
+}
+
+/// A pattern without its redundant `*`: trailing ones (see
+/// [`normal_form`]), and all but one of each run.
+fn without_redundant_stars(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    for c in normal_form(pattern).chars() {
+        if !(c == '*' && out.ends_with('*')) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The lengths of the rules of each kind, over the whole file, sorted:
+/// a rule's length is its priority.
+struct Lengths {
+    allow: Vec<usize>,
+    disallow: Vec<usize>,
+}
+
+impl Lengths {
+    fn of(robots: &robotrules::Robots) -> Lengths {
+        let (mut allow, mut disallow) = (Vec::new(), Vec::new());
+        for r in robots.groups().flat_map(|g| g.rules()) {
+            match r.kind() {
+                RuleKind::Allow => allow.push(r.pattern().len()),
+                RuleKind::Disallow => disallow.push(r.pattern().len()),
+            }
+        }
+        allow.sort_unstable();
+        disallow.sort_unstable();
+        Lengths { allow, disallow }
+    }
+
+    /// Returns true if a rule of the other kind than `kind` has a length
+    /// from `low` to `high`: a rule of `kind` whose priority moves
+    /// between them may then win or lose against it.
+    fn other_between(&self, kind: RuleKind, low: usize, high: usize) -> bool {
+        let other = match kind {
+            RuleKind::Allow => &self.disallow,
+            RuleKind::Disallow => &self.allow,
+        };
+        let at = other.partition_point(|&l| l < low);
+        other.get(at).is_some_and(|&l| l <= high)
     }
 }
 
@@ -49,12 +115,13 @@ pub(crate) fn is_asset(lower: &str) -> bool {
 /// JavaScript blocked), rule by rule.
 pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
+    let lengths = Lengths::of(robots);
     for group in robots.groups() {
         let global = group.is_global();
         for r in group.rules() {
             url_or_bad_start(ctx, &r);
             dollar_in_middle(ctx, &r);
-            redundant_wildcard(ctx, &r);
+            redundant_wildcard(ctx, &r, &lengths);
             if r.kind() == RuleKind::Disallow {
                 if global {
                     disallow_all(ctx, &r);
@@ -113,31 +180,35 @@ fn dollar_in_middle(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
     }
 }
 
-/// RT109: `**`, or a `*` at the end.
-fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+/// RT109: `**`, or a `*` at the end, when taking it out changes no
+/// verdict. A `*` counts in a rule's priority (its length): it is not
+/// redundant where a rule of the other kind has a length it would pass
+/// (`Allow: /page` and `Disallow: /page*`: the disallow wins on `/page`,
+/// and would tie, so lose, as `/page`).
+fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>, lengths: &Lengths) {
     let pattern = r.pattern();
-    if pattern.contains("**") || (pattern.len() > 1 && pattern.ends_with('*'))
+    let shorter = without_redundant_stars(pattern);
+    if shorter.len() == pattern.len()
+        || lengths.other_between(r.kind(), shorter.len(), pattern.len())
     {
-        let n = r.line();
-        let span = ctx.value(n);
-        ctx.report(Code::RedundantWildcard, n, span, || {
-            (
-                format!(
-                    "`{}` has a redundant `*`: rules match prefixes already",
-                    show(r.as_written())
-                ),
-                Some(format!(
-                    "write `{}`",
-                    normal_form(pattern).replace("**", "*")
-                )),
-            )
-        });
+        return;
     }
+    let n = r.line();
+    let span = ctx.value(n);
+    ctx.report(Code::RedundantWildcard, n, span, || {
+        (
+            format!(
+                "`{}` has a redundant `*`: rules match prefixes already",
+                show(r.as_written())
+            ),
+            Some(format!("write `{shorter}`")),
+        )
+    });
 }
 
 /// RT207: `Disallow: /` (or `/*`) in a `*` group.
 fn disallow_all(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
-    if normal_form(r.pattern()) == "/" {
+    if matches_everything(r.pattern()) {
         let n = r.line();
         let span = ctx.value(n);
         ctx.report(Code::DisallowAll, n, span, || {
@@ -299,7 +370,7 @@ fn both(a: &str, b: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_asset;
+    use super::{is_asset, matches_everything, normal_form};
     use crate::lint::lints;
 
     macro_rules! asset {
@@ -331,6 +402,47 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /tmp*\n", "RT109" @ 2);
         lints!(b"User-agent: *\nDisallow: /a**b\n", "RT109" @ 2);
         lints!(b"User-agent: *\nDisallow: /tmp\n", "RT109" @ none);
+        // A `*` after a literal `$` keeps it literal.
+        lints!(b"User-agent: *\nAllow: /$*\n", "RT109" @ none);
+        let d = crate::lint(b"User-agent: *\nAllow: /$**\n");
+        let d = d.iter().find(|d| d.code == crate::Code::RedundantWildcard);
+        assert_eq!(d.and_then(|d| d.help.as_deref()), Some("write `/$*`"));
+        // A `*` counts in the priority: an allow of the length it passes
+        // would win the tie without it.
+        lints!(b"User-agent: *\nAllow: /page\nDisallow: /page*\n", "RT109" @ none);
+        lints!(b"User-agent: *\nAllow: /\nDisallow: /*\n", "RT109" @ none);
+        lints!(b"User-agent: *\nAllow: /pag\nDisallow: /page*\n", "RT109" @ 3);
+        lints!(b"User-agent: *\nDisallow: /page\nAllow: /page**\n", "RT109" @ none);
+    }
+
+    #[test]
+    fn normal_forms() {
+        for (pattern, form) in [
+            ("/a*", "/a"),
+            ("/a**", "/a"),
+            ("/a$", "/a$"),
+            ("/a*$", "/a*$"),
+            ("/a$*", "/a$*"),
+            ("/a$**", "/a$*"),
+            ("*", "/"),
+            ("**", "/"),
+            ("", ""),
+        ] {
+            assert_eq!(normal_form(pattern), form, "{pattern}");
+        }
+        for (pattern, all) in [
+            ("/", true),
+            ("/*", true),
+            ("*", true),
+            ("*$", true),
+            ("/*$", true),
+            ("/$", false),
+            ("$", false),
+            ("/a", false),
+            ("", false),
+        ] {
+            assert_eq!(matches_everything(pattern), all, "{pattern}");
+        }
     }
 
     #[test]
@@ -340,6 +452,8 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /x\nDisallow: /x*\n", "RT205" @ 2);
         lints!(b"User-agent: *\nAllow: /x/\nDisallow: /x\n", "RT205" @ none);
         lints!(b"User-agent: *\nDisallow: /x\nAllow: /x\n", "RT205" @ 2);
+        // `/$*` is `/$` literally, `/$` only `/`: both decide.
+        lints!(b"User-agent: a\nDisallow: /\nAllow: /$*\nAllow: /$\n", "RT205" @ none);
     }
 
     #[test]
@@ -363,6 +477,9 @@ mod tests {
     fn rt207_disallow_all() {
         lints!(b"User-agent: *\nDisallow: /\n", "RT207" @ 2);
         lints!(b"User-agent: *\nDisallow: /*\n", "RT207" @ 2);
+        lints!(b"User-agent: *\nDisallow: *\n", "RT207" @ 2);
+        lints!(b"User-agent: *\nDisallow: *$\n", "RT207" @ 2);
+        lints!(b"User-agent: *\nDisallow: /$\n", "RT207" @ none);
         lints!(b"User-agent: a\nDisallow: /\n", "RT207" @ none);
         lints!(b"User-agent: *\nDisallow: /admin/\n", "RT207" @ none);
     }
