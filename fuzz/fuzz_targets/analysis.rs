@@ -4,7 +4,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use robotrules::Robots;
-use robotrules_analysis::{audit, explain, lint_robots, Catalogue};
+use robotrules_analysis::{
+    audit, explain, lint_robots, Catalogue, MAX_MATCHES,
+};
 
 fuzz_target!(|data: &[u8]| {
     let robots = Robots::parse(data);
@@ -18,6 +20,9 @@ fuzz_target!(|data: &[u8]| {
     let url = String::from_utf8_lossy(&data[..data.len().min(64)]);
     let e = explain(&robots, data, &["FooBot"], &url);
     assert_eq!(e.allowed, robots.decide(&["FooBot"], &url).is_allowed());
+    assert!(e.matches.len() <= MAX_MATCHES + 1);
+    let deciding = e.matches.iter().filter(|m| m.decides).count();
+    assert_eq!(deciding, usize::from(e.rule.is_some()), "{e:?}");
     for q in e.quotes() {
         assert!(!q.text.chars().any(char::is_control));
     }

@@ -55,6 +55,14 @@ async fn site() -> (SocketAddr, Arc<AtomicUsize>) {
     (addr, hits)
 }
 
+/// Serves `app` on a free loopback port.
+async fn serving(app: Router) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
 async fn post(base: &str, route: &str, body: Value) -> (StatusCode, Value) {
     let response = Client::new()
         .post(format!("{base}{route}"))
@@ -298,12 +306,8 @@ async fn files_that_are_not_utf8_are_given_as_bytes() {
 #[tokio::test]
 async fn a_fetched_file_that_is_not_utf8_comes_as_its_bytes() {
     use base64::Engine as _;
-    let app = Router::new()
-        .route("/robots.txt", get(|| async { LATIN1 }))
-        .route("/utf8/robots.txt", get(|| async { ROBOTS }));
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let app = Router::new().route("/robots.txt", get(|| async { LATIN1 }));
+    let addr = serving(app).await;
     let base = start(Config::default().allow_private_fetch(true)).await;
     let (status, body) =
         post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
@@ -569,9 +573,7 @@ async fn a_retry_after_past_the_year_9999_is_reported() {
             )
         }),
     );
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let addr = serving(app).await;
     let base = start(Config::default().allow_private_fetch(true)).await;
     let (status, body) =
         post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
