@@ -9,7 +9,7 @@ use robotrules_analysis::{
     audit_brief, lint_robots, BodyKind, Catalogue, Severity, Via,
 };
 use robotrules_fetch::policy::{self, Access, StatusClass};
-use robotrules_fetch::{Outcome, Response};
+use robotrules_fetch::{Outcome, Response, Unreachable};
 
 use crate::capture::Capture;
 
@@ -56,8 +56,10 @@ pub struct Evaluation {
     /// The HTTP status.
     pub status: Option<u16>,
     /// The RFC 9309 class: `success`, `unavailable`, `unreachable`,
-    /// `redirect` (not resolved in the data), or `undecodable` (the body's
-    /// content encoding cannot be decoded).
+    /// `redirect` (not resolved in the data), or `undecodable` (a broken
+    /// chunk, or a content coding that does not decode: a broken response,
+    /// which the access method treats as unreachable, so every crawler is
+    /// disallowed).
     pub class: &'static str,
     /// For `success`: `text`, `html` or `binary`.
     pub body_kind: Option<&'static str>,
@@ -268,6 +270,17 @@ fn dechunk(body: &[u8]) -> Chunks {
     }
 }
 
+/// The access a broken response gives crawlers, by the access method's
+/// rules (RFC 9309 §2.3.1.4: unreachable, so nothing may be fetched).
+fn broken(why: &str) -> &'static str {
+    let outcome = Outcome::Unreachable(Unreachable::Broken(why.into()));
+    match policy::access(&outcome) {
+        Access::AllowAll => "allowed",
+        Access::DisallowAll => "disallowed",
+        _ => "unknown",
+    }
+}
+
 /// A chunk's size: hexadecimal digits (1*HEXDIG, RFC 9112 §7.1), then
 /// optional white space (and a CR), nothing else; `None` if it is not
 /// one, or too large.
@@ -352,8 +365,9 @@ pub(crate) fn evaluate_body(
     evaluate_body_why(capture, body, options, memo, &mut None)
 }
 
-/// [`evaluate_body`], and for a body that cannot be decoded (class
-/// `undecodable`), why, in `why`.
+/// [`evaluate_body`], and what is wrong with the body, in `why`: why it
+/// cannot be decoded (class `undecodable`), or that it is marked chunked
+/// but is not (it is then read as it is).
 pub(crate) fn evaluate_body_why(
     capture: &Capture,
     body: Cow<'_, [u8]>,
@@ -393,12 +407,23 @@ pub(crate) fn evaluate_body_why(
         true => match dechunk(&body) {
             Chunks::Whole(b) => (Cow::Owned(b), false),
             Chunks::Cut(b) => (Cow::Owned(b), true),
-            Chunks::NotChunked => (body, false),
+            Chunks::NotChunked => {
+                // Reported: a body that is really chunked but broken from
+                // its first line is then read as rules.
+                if !body.is_empty() {
+                    *why = Some(
+                        "is sent with `Transfer-Encoding: chunked` but does \
+                         not start with a chunk size: read as it is"
+                            .into(),
+                    );
+                }
+                (body, false)
+            }
             Chunks::Broken => {
-                *why =
-                    Some("a broken chunk (Transfer-Encoding: chunked)".into());
+                let reason = "a broken chunk (Transfer-Encoding: chunked)";
                 e.class = "undecodable";
-                e.verdicts = everyone("unknown");
+                e.verdicts = everyone(broken(reason));
+                *why = Some(format!("cannot be decoded: {reason}"));
                 return e;
             }
         },
@@ -408,9 +433,9 @@ pub(crate) fn evaluate_body_why(
     let decoded = match decode(capture.encoding.as_deref(), body, short) {
         Ok(decoded) => decoded,
         Err(e_why) => {
-            *why = Some(e_why);
             e.class = "undecodable";
-            e.verdicts = everyone("unknown");
+            e.verdicts = everyone(broken(&e_why));
+            *why = Some(format!("cannot be decoded: {e_why}"));
             return e;
         }
     };
@@ -539,7 +564,26 @@ mod tests {
         assert_eq!((e.size, e.truncated), (Some(28), Some(false)));
         let mut c = capture(200, b"2\r\nab\r\nzz\r\n");
         c.chunked = true;
-        assert_eq!(evaluate(&c, &o).class, "undecodable");
+        let e = evaluate(&c, &o);
+        assert_eq!(
+            (e.class, e.verdicts[0].access),
+            ("undecodable", "disallowed")
+        );
+        // Not chunked from its first line: read as it is, and said.
+        for body in [&b"zz\r\nUser-agent: *\nDisallow: /\n"[..], b"-1\r\nab"] {
+            let mut c = capture(200, body);
+            c.chunked = true;
+            let mut why = None;
+            let e = evaluate_body_why(
+                &c,
+                Cow::Borrowed(&c.body),
+                &o,
+                &Memo::default(),
+                &mut why,
+            );
+            assert_eq!(e.class, "success");
+            assert!(why.unwrap().contains("does not start with a chunk size"));
+        }
     }
 
     #[test]
@@ -558,7 +602,7 @@ mod tests {
         );
         let mut br = capture(200, b"xx");
         br.encoding = Some("br".into());
-        assert_eq!(class(&br), ("undecodable", "unknown"));
+        assert_eq!(class(&br), ("undecodable", "disallowed"));
     }
 
     #[test]

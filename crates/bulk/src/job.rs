@@ -436,10 +436,7 @@ impl Job {
                     file: name.clone(),
                     offset: pos.offset,
                     kind: ProblemKind::Encoding,
-                    detail: format!(
-                        "the body of {:?} cannot be decoded: {why}",
-                        capture.url
-                    ),
+                    detail: format!("the body of {:?} {why}", capture.url),
                 };
                 progress.problem(&p);
                 problems.push((source as usize, p));

@@ -15,7 +15,8 @@ pub enum ProblemKind {
     /// A `response` record whose block is not an HTTP response, or whose
     /// target URI is not a URL.
     Http,
-    /// A body in a `Content-Encoding` that cannot be decoded.
+    /// A body that cannot be decoded (its `Content-Encoding` or chunks),
+    /// or that is marked chunked but is not.
     Encoding,
     /// A JSON line that is not a capture.
     Json,

@@ -26,10 +26,11 @@ pub struct Counts {
     /// Sites that allow it everywhere (with a robots.txt or without).
     pub allowed: u64,
     /// Sites whose robots.txt was unreachable (429, 5xx, a broken
-    /// redirect): everything is disallowed by the status, not by rules.
+    /// redirect, a body that does not decode): everything is disallowed
+    /// by the access method, not by rules.
     pub unreachable: u64,
-    /// Sites with no verdict (redirect out of the data, undecodable body,
-    /// too costly a file).
+    /// Sites with no verdict (redirect out of the data, no status, too
+    /// costly a file).
     pub unknown: u64,
 }
 

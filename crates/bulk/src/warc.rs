@@ -1092,6 +1092,11 @@ fn read_record(
         skip(r, keep).map_err(|e| e.to_string())?
     };
     let mut short = got < keep;
+    if short && wanted && record.block.ends_with(b"\r\n\r\n") {
+        // A block shorter than its Content-Length took the record's end,
+        // the line ends that close it: they are not the block's.
+        record.block.truncate(record.block.len() - 4);
+    }
     if length > keep {
         let dropped = skip(r, length - keep).map_err(|e| e.to_string())?;
         short |= dropped < length - keep;
@@ -1430,6 +1435,19 @@ mod tests {
         let got = read(&data);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0], Err(ProblemKind::Header));
+    }
+
+    #[test]
+    fn a_short_block_leaves_out_the_records_end() {
+        // Content-Length says 500; the block has 27 bytes, then the line
+        // ends that close the record.
+        let body = b"User-agent: *\nDisallow: /x\n";
+        let mut short = record("a", body);
+        let at = short.windows(3).position(|w| w == b": 2").unwrap();
+        short.splice(at..at + 4, b": 500".iter().copied());
+        let got = read(&gz(&short));
+        assert_eq!(got[0], Ok((0, body.to_vec())), "{got:?}");
+        assert_eq!(got[1], Err(ProblemKind::Truncated));
     }
 
     #[test]
