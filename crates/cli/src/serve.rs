@@ -23,6 +23,12 @@ pub struct Args {
     /// nobody else can reach.
     #[arg(long)]
     allow_private_fetch: bool,
+    /// On a loopback address, also answer requests for this host name
+    /// (a reverse proxy's); repeat it for several. Other names than
+    /// localhost and loopback addresses are refused, so that no web page
+    /// reaches the tester through DNS rebinding.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -30,8 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .enable_all()
         .build()
         .context("cannot start the server runtime")?;
-    let config = robotrules_web::Config::default()
-        .allow_private_fetch(args.allow_private_fetch);
+    let config = args.allow_host.iter().fold(
+        robotrules_web::Config::default()
+            .allow_private_fetch(args.allow_private_fetch),
+        |config, name| config.allow_host(name),
+    );
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

@@ -194,6 +194,44 @@ async fn json_errors(response: Response) -> Response {
     Response::from_parts(parts, json.into_body())
 }
 
+/// Answers 403 to a request whose `Host` is neither a loopback host nor
+/// one of `allowed` (see [`crate::serve`]); a request without `Host`
+/// (HTTP/1.0) passes.
+pub(crate) async fn loopback_host(
+    allowed: Arc<Vec<String>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).to_ascii_lowercase());
+    match host {
+        Some(host) if !is_loopback_host(&host, &allowed) => ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this tester listens on a loopback address and answers only \
+             requests for localhost, 127.0.0.1 or [::1] (or a name given \
+             with --allow-host)",
+        )
+        .into_response(),
+        _ => next.run(request).await,
+    }
+}
+
+/// Returns true if `host` (a `Host` value, in lowercase) names a loopback
+/// address or one of `allowed`, with any port.
+fn is_loopback_host(host: &str, allowed: &[String]) -> bool {
+    let name = match host.strip_prefix('[') {
+        // `[::1]:8080`
+        Some(rest) => rest.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        || allowed.iter().any(|a| a == name)
+}
+
 fn too_large() -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,

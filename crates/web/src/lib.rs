@@ -103,6 +103,7 @@ pub struct Config {
     pub(crate) address_policy: Option<robotrules_fetch::AddressPolicy>,
     pub(crate) header_timeout: Duration,
     pub(crate) max_connections: usize,
+    pub(crate) allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -116,6 +117,7 @@ impl Default for Config {
             address_policy: None,
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -185,6 +187,15 @@ impl Config {
         self.max_connections = n.max(1);
         self
     }
+
+    /// A host name that requests may name (in `Host`) besides `localhost`
+    /// and loopback addresses, when [`serve`] listens on a loopback
+    /// address: for a reverse proxy on the same machine that passes its
+    /// own name on. See [`serve`].
+    pub fn allow_host(mut self, name: impl Into<String>) -> Self {
+        self.allowed_hosts.push(name.into().to_ascii_lowercase());
+        self
+    }
 }
 
 /// An error setting up the server.
@@ -217,6 +228,13 @@ pub fn router(config: &Config) -> Result<Router, Error> {
 
 /// Serves the page and the API on `listener` until the process ends.
 ///
+/// On a loopback address, requests must name a loopback host in `Host`
+/// (`localhost`, `127.0.0.1`, `[::1]`, with any port) or one of
+/// [`Config::allow_host`]; others are answered 403. A web page elsewhere
+/// cannot then reach the tester through a name that it points at
+/// 127.0.0.1 (DNS rebinding), which matters most with
+/// [`Config::allow_private_fetch`].
+///
 /// # Errors
 ///
 /// If the server cannot be set up ([`router`]) or accepting connections
@@ -228,7 +246,13 @@ pub async fn serve(
     use hyper_util::rt::{TokioIo, TokioTimer};
     use tower::ServiceExt;
 
-    let app = router(&config).map_err(std::io::Error::other)?;
+    let mut app = router(&config).map_err(std::io::Error::other)?;
+    if listener.local_addr()?.ip().is_loopback() {
+        let allowed = std::sync::Arc::new(config.allowed_hosts.clone());
+        app = app.layer(axum::middleware::from_fn(move |r, next| {
+            api::loopback_host(std::sync::Arc::clone(&allowed), r, next)
+        }));
+    }
     let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(
         config.max_connections,
     ));

@@ -598,7 +598,8 @@ async fn a_head_that_does_not_come_ends_its_connection() {
     use tokio::io::AsyncReadExt;
     let config = Config::default().header_timeout(Duration::from_millis(300));
     let base = start(config).await;
-    let mut stream = stalled(&base, b"GET / HTTP/1.1\r\nHost: x\r\n").await;
+    let mut stream =
+        stalled(&base, b"GET / HTTP/1.1\r\nHost: localhost\r\n").await;
     // The server closes it (with or without a 408): reading ends.
     let mut got = Vec::new();
     let read = tokio::time::timeout(
@@ -615,7 +616,7 @@ async fn connections_beyond_the_cap_wait_for_a_place() {
         .max_connections(2)
         .header_timeout(Duration::from_secs(120));
     let base = start(config).await;
-    let head = b"GET / HTTP/1.1\r\nHost: x\r\n";
+    let head = b"GET / HTTP/1.1\r\nHost: localhost\r\n";
     let first = stalled(&base, head).await;
     let _second = stalled(&base, head).await;
     let catalogue = format!("{base}/api/catalogue");
@@ -644,7 +645,7 @@ async fn slow_uploads_do_not_hold_the_analyses() {
     // More slow uploads than there are places for analyses.
     let places =
         2 * std::thread::available_parallelism().map_or(2, |n| n.get());
-    let head = b"POST /api/lint HTTP/1.1\r\nHost: x\r\n\
+    let head = b"POST /api/lint HTTP/1.1\r\nHost: localhost\r\n\
                  Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{";
     let mut slow = Vec::new();
     for _ in 0..places + 2 {
@@ -672,7 +673,7 @@ async fn the_layers_answer_errors_in_json() {
     assert!(body["error"].as_str().unwrap().contains("method"), "{body}");
     // A body that never comes: the time limit's answer.
     use tokio::io::AsyncReadExt;
-    let head = b"POST /api/lint HTTP/1.1\r\nHost: x\r\n\
+    let head = b"POST /api/lint HTTP/1.1\r\nHost: localhost\r\n\
                  Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{";
     let mut stream = stalled(&base, head).await;
     let mut got = Vec::new();
@@ -685,4 +686,47 @@ async fn the_layers_answer_errors_in_json() {
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("application/json"), "{text}");
     assert!(text.contains("time limit"), "{text}");
+}
+
+#[tokio::test]
+async fn on_loopback_only_loopback_hosts_are_answered() {
+    // A page on another name that points at 127.0.0.1 (DNS rebinding)
+    // gets no answer from the tester.
+    let base = start(Config::default().allow_host("Proxy.example")).await;
+    let get = |host: &'static str| {
+        let base = base.clone();
+        async move {
+            Client::new()
+                .get(format!("{base}/api/catalogue"))
+                .header("host", host)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
+        let r = get(host).await;
+        assert_eq!(r.status(), 403, "{host}");
+        let body: Value = r.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().contains("loopback"));
+    }
+    for host in [
+        "localhost",
+        "LOCALHOST:8080",
+        "127.0.0.1:1",
+        "127.1.2.3",
+        "[::1]:8080",
+        "app.localhost",
+        "proxy.example",
+    ] {
+        assert_eq!(get(host).await.status(), 200, "{host}");
+    }
+    let r = Client::new()
+        .post(format!("{base}/api/lint"))
+        .header("host", "evil.example")
+        .json(&json!({"robots": ""}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
 }
