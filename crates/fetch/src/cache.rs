@@ -307,10 +307,21 @@ struct Slot {
 }
 
 impl Slot {
+    /// Returns true if a fetch of this slot is under way: its callers
+    /// wait for it, and callers to come must find it.
+    fn in_flight(&self) -> bool {
+        match self.flight.try_lock() {
+            Ok(flight) => flight.as_ref().is_some_and(|f| f.get().is_none()),
+            // Taken for a moment by a caller joining or ending the flight.
+            Err(_) => true,
+        }
+    }
+
+    /// A new slot, marked used: the hand passes it once before it may go.
     fn new(authority: Authority) -> Slot {
         Slot {
             authority,
-            used: AtomicBool::new(false),
+            used: AtomicBool::new(true),
             state: Mutex::new(State::new()),
             flight: Mutex::new(None),
             matchers: Mutex::new(Matchers::default()),
@@ -339,7 +350,8 @@ struct Table {
 impl Table {
     /// The position in the ring of the next slot to evict: the first one
     /// from the hand not used since the hand last passed, other than
-    /// `keep`. Passing a slot clears its flag.
+    /// `keep` and those with a fetch under way (never evicted, so that
+    /// concurrent checks share one fetch). Passing a slot clears its flag.
     fn victim(&mut self, keep: &Arc<Slot>) -> Option<usize> {
         let n = self.ring.len();
         for _ in 0..=2 * n {
@@ -347,7 +359,10 @@ impl Table {
                 self.hand = 0;
             }
             let slot = &self.ring[self.hand];
-            if !Arc::ptr_eq(slot, keep) && !slot.used.swap(false, Relaxed) {
+            if !Arc::ptr_eq(slot, keep)
+                && !slot.used.swap(false, Relaxed)
+                && !slot.in_flight()
+            {
                 return Some(self.hand);
             }
             self.hand += 1;

@@ -353,7 +353,9 @@ pub struct CacheControl {
 
 impl CacheControl {
     /// Reads every `Cache-Control` header value; unknown directives are
-    /// ignored, the last `max-age` wins.
+    /// ignored, commas inside quoted strings separate nothing, and the
+    /// first `max-age` counts (RFC 9111 §4.2.1). An `Age` header is not
+    /// read: a file is kept for its `max-age` from when it was fetched.
     ///
     /// # Example
     ///
@@ -364,13 +366,19 @@ impl CacheControl {
     /// let cc = CacheControl::parse(["public, Max-Age=\"60\"", "no-cache"]);
     /// assert_eq!(cc.max_age, Some(Duration::from_secs(60)));
     /// assert!(cc.no_cache && !cc.no_store);
+    /// let cc = CacheControl::parse(["max-age=1, max-age=86400"]);
+    /// assert_eq!(cc.max_age, Some(Duration::from_secs(1)));
+    /// let cc = CacheControl::parse([r#"ext="a, max-age=1", max-age=60"#]);
+    /// assert_eq!(cc.max_age, Some(Duration::from_secs(60)));
     /// ```
     pub fn parse<'a>(values: impl IntoIterator<Item = &'a str>) -> Self {
         let mut cc = CacheControl::default();
-        for directive in values.into_iter().flat_map(|v| v.split(',')) {
+        for directive in values.into_iter().flat_map(directives) {
             let directive = directive.trim().to_ascii_lowercase();
             if let Some(age) = directive.strip_prefix("max-age=") {
-                if let Ok(secs) = age.trim_matches('"').parse::<u64>() {
+                if let (None, Ok(secs)) =
+                    (cc.max_age, age.trim_matches('"').parse::<u64>())
+                {
                     cc.max_age = Some(Duration::from_secs(secs));
                 }
             } else if directive == "no-store" {
@@ -389,6 +397,30 @@ impl CacheControl {
             && !self.no_cache
             && self.max_age != Some(Duration::ZERO)
     }
+}
+
+/// The comma-separated directives of a `Cache-Control` value; a comma
+/// inside a quoted string (with `\` escapes) separates nothing.
+fn directives(value: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(value);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let (mut quoted, mut escaped) = (false, false);
+        for (i, b) in text.bytes().enumerate() {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                b',' if !quoted => {
+                    rest = Some(&text[i + 1..]);
+                    return Some(&text[..i]);
+                }
+                _ => {}
+            }
+        }
+        rest = None;
+        Some(text)
+    })
 }
 
 /// A `Retry-After` header: a delay in seconds or an HTTP date (RFC 9110

@@ -186,4 +186,22 @@ async fn running_totals_follow_evictions() {
     }
     assert_eq!(small.len(), 3);
     assert_eq!(small.bytes(), 3 * RULES.len());
+    // At the byte bound, two new sites checked in turn are fetched once
+    // each: the older entries go, not the one added just before.
+    for i in [6, 7] {
+        memory.set(&format!("s{i}.test"), || {
+            Ok(Response::new(200, RULES.to_vec()))
+        });
+    }
+    let before = memory.calls.load(Ordering::SeqCst);
+    for _ in 0..10 {
+        for i in [6, 7] {
+            small
+                .is_allowed(&["a"], &format!("https://s{i}.test/"))
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(memory.calls.load(Ordering::SeqCst) - before, 2);
+    assert_eq!(small.len(), 3);
 }

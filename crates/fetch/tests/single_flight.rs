@@ -70,3 +70,35 @@ async fn uncacheable_answers_are_shared_in_flight() {
         assert_eq!(hits.load(Ordering::SeqCst), 2, "{cc}: not cached");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetches_under_way_are_not_evicted() {
+    // A cache of one site: while `a` is being fetched, `b` comes, then
+    // more checks of `a`, which must find the fetch under way.
+    let (a, hits_a) = slow("max-age=600").await;
+    let (b, hits_b) = slow("max-age=600").await;
+    let cache = Arc::new(RobotsCache::with(
+        fetcher(),
+        CacheConfig::default().max_entries(1),
+        Arc::new(ManualClock::new(UNIX_EPOCH)),
+    ));
+    let check = |addr: SocketAddr| {
+        let cache = cache.clone();
+        tokio::spawn(async move {
+            cache.is_allowed(&["a"], &format!("http://{addr}/private/x")).await
+        })
+    };
+    let first = check(a);
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    let other = check(b);
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    let again = check(a);
+    for task in [first, other, again] {
+        assert!(!task.await.unwrap().unwrap().allowed);
+    }
+    assert_eq!(hits_a.load(Ordering::SeqCst), 1, "one request for a");
+    assert_eq!(hits_b.load(Ordering::SeqCst), 1);
+    // Once the fetches are over, the bound holds again.
+    cache.is_allowed(&["a"], &format!("http://{b}/x")).await.unwrap();
+    assert_eq!(cache.len(), 1);
+}

@@ -78,16 +78,17 @@ fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
     Ok((url, authority))
 }
 
-/// `max_entries`: an int from 0 up.
+/// `max_entries`: an int from 1 up.
 fn entries(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     if !obj.is_instance_of::<pyo3::types::PyInt>() {
         return Err(convert::type_error("max_entries", "an int", obj));
     }
-    obj.extract::<usize>().map_err(|_| {
-        PyValueError::new_err(format!(
-            "max_entries must be an int from 0 up, not {obj}"
-        ))
-    })
+    match obj.extract::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "max_entries must be an int from 1 up, not {obj}"
+        ))),
+    }
 }
 
 fn seconds(obj: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
@@ -442,8 +443,11 @@ fn is_exempt(url: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// A thread-safe cache of robots.txt files, fetched on demand by the
-/// RFC 9309 rules and kept for their lifetime. Calls block without
-/// holding the GIL.
+/// RFC 9309 rules and kept for their lifetime:
+/// `RobotsCache(*, user_agent=None, timeout=30.0, max_entries=10000)`.
+/// At most `max_entries` sites and 256 MiB of bodies are kept, the least
+/// recently used going first. Calls block without holding the GIL, for at
+/// most `timeout` seconds a fetch (Ctrl-C is seen when the call returns).
 #[pyclass(frozen, name = "RobotsCache", module = "robotrules._native")]
 pub(crate) struct PyCache {
     cache: RobotsCache<Fetcher>,

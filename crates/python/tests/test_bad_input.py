@@ -71,6 +71,7 @@ def test_wrong_types(call, name):
     (lambda: robotrules.fetch("https://e.com/", user_agent="a\x00b"), "user_agent"),
     (lambda: robotrules.RobotsCache(user_agent="a\rb"), "user_agent"),
     (lambda: robotrules.RobotsCache(max_entries=-1), "max_entries"),
+    (lambda: robotrules.RobotsCache(max_entries=0), "max_entries"),
     (lambda: robotrules.RobotsCache(max_entries=2**70), "max_entries"),
 ])
 def test_bad_values(call, name):
