@@ -270,15 +270,20 @@ fn dechunk(body: &[u8]) -> Chunks {
     }
 }
 
-/// The access a broken response gives crawlers, by the access method's
-/// rules (RFC 9309 §2.3.1.4: unreachable, so nothing may be fetched).
-fn broken(why: &str) -> &'static str {
-    let outcome = Outcome::Unreachable(Unreachable::Broken(why.into()));
-    match policy::access(&outcome) {
+/// The site-wide access an outcome without rules gives every crawler, by
+/// the access method's rules, as the column's word.
+fn access_word(outcome: &Outcome) -> &'static str {
+    match policy::access(outcome) {
         Access::AllowAll => "allowed",
         Access::DisallowAll => "disallowed",
         _ => "unknown",
     }
+}
+
+/// The access a broken response gives crawlers (RFC 9309 §2.3.1.4:
+/// unreachable, so nothing may be fetched).
+fn broken(why: &str) -> &'static str {
+    access_word(&Outcome::Unreachable(Unreachable::Broken(why.into())))
 }
 
 /// A chunk's size: hexadecimal digits (1*HEXDIG, RFC 9112 §7.1), then
@@ -394,11 +399,9 @@ pub(crate) fn evaluate_body_why(
             StatusClass::Unavailable => "unavailable",
             _ => "unreachable",
         };
-        e.verdicts = everyone(match policy::access(&outcome) {
-            _ if class == StatusClass::Redirect => "unknown",
-            Access::AllowAll => "allowed",
-            Access::DisallowAll => "disallowed",
-            _ => "unknown",
+        e.verdicts = everyone(match class {
+            StatusClass::Redirect => "unknown",
+            _ => access_word(&outcome),
         });
         return e;
     }
@@ -521,6 +524,14 @@ pub fn stopped(
 mod tests {
     use super::*;
 
+    /// The evaluation of `c`, and what is wrong with its body.
+    fn with_why(c: &Capture, o: &Options) -> (Evaluation, Option<String>) {
+        let mut why = None;
+        let body = Cow::Borrowed(&c.body[..]);
+        let e = evaluate_body_why(c, body, o, &Memo::default(), &mut why);
+        (e, why)
+    }
+
     fn capture(status: u16, body: &[u8]) -> Capture {
         Capture {
             status: Some(status),
@@ -573,14 +584,7 @@ mod tests {
         for body in [&b"zz\r\nUser-agent: *\nDisallow: /\n"[..], b"-1\r\nab"] {
             let mut c = capture(200, body);
             c.chunked = true;
-            let mut why = None;
-            let e = evaluate_body_why(
-                &c,
-                Cow::Borrowed(&c.body),
-                &o,
-                &Memo::default(),
-                &mut why,
-            );
+            let (e, why) = with_why(&c, &o);
             assert_eq!(e.class, "success");
             assert!(why.unwrap().contains("does not start with a chunk size"));
         }
@@ -661,14 +665,7 @@ mod tests {
         // when the capture does not say it was cut.
         let mut c = capture(200, &gz[..gz.len() - 12]);
         c.encoding = Some("gzip".into());
-        let mut why = None;
-        let e = evaluate_body_why(
-            &c,
-            Cow::Borrowed(&c.body),
-            &o,
-            &Memo::default(),
-            &mut why,
-        );
+        let (e, why) = with_why(&c, &o);
         assert_eq!((e.class, why.is_some()), ("undecodable", true));
         c.cut = true;
         let e = evaluate(&c, &o);

@@ -55,6 +55,18 @@ async fn site() -> (SocketAddr, Arc<AtomicUsize>) {
     (addr, hits)
 }
 
+/// What `/api/fetch` of a tester that may fetch from loopback answers
+/// for a site served by `app`; asserts a 200.
+async fn fetched_from(app: Router) -> Value {
+    let addr = serving(app).await;
+    let base = start(Config::default().allow_private_fetch(true)).await;
+    let (status, body) =
+        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
 /// Serves `app` on a free loopback port.
 async fn serving(app: Router) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -307,12 +319,7 @@ async fn files_that_are_not_utf8_are_given_as_bytes() {
 async fn a_fetched_file_that_is_not_utf8_comes_as_its_bytes() {
     use base64::Engine as _;
     let app = Router::new().route("/robots.txt", get(|| async { LATIN1 }));
-    let addr = serving(app).await;
-    let base = start(Config::default().allow_private_fetch(true)).await;
-    let (status, body) =
-        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
-            .await;
-    assert_eq!(status, 200, "{body}");
+    let body = fetched_from(app).await;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(body["robots_base64"].as_str().unwrap())
         .unwrap();
@@ -573,12 +580,7 @@ async fn a_retry_after_past_the_year_9999_is_reported() {
             )
         }),
     );
-    let addr = serving(app).await;
-    let base = start(Config::default().allow_private_fetch(true)).await;
-    let (status, body) =
-        post(&base, "/api/fetch", json!({"url": format!("http://{addr}/")}))
-            .await;
-    assert_eq!(status, 200, "{body}");
+    let body = fetched_from(app).await;
     let report = &body["report"];
     assert_eq!(report["outcome"], "unreachable (503)");
     assert_eq!(report["retry_after"], "Fri, 31 Dec 9999 23:59:59 GMT");
