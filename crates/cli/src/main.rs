@@ -4,13 +4,14 @@
 //! The analysis lives in the `robotrules-analysis` crate; this binary
 //! parses arguments, loads files and renders results.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod alloc;
 mod audit;
 mod bulk;
 mod check;
@@ -49,6 +50,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    alloc::configure();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => check::run(args),
