@@ -29,6 +29,12 @@ pub struct Args {
     /// reaches the tester through DNS rebinding.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
+    /// The address of a reverse proxy in front of the tester, whose
+    /// X-Forwarded-For header names the client; repeat it for several.
+    /// The limit on site fetches (10 a minute) is then per client rather
+    /// than for the proxy as a whole.
+    #[arg(long, value_name = "IP")]
+    trust_proxy: Vec<std::net::IpAddr>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -41,6 +47,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             .allow_private_fetch(args.allow_private_fetch),
         |config, name| config.allow_host(name),
     );
+    let config = args
+        .trust_proxy
+        .iter()
+        .fold(config, |config, &ip| config.trust_proxy(ip));
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

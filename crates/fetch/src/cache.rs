@@ -347,6 +347,31 @@ struct Table {
     bytes: usize,
 }
 
+/// A caller's part in a flight (see [`RobotsCache::refresh`]): when it
+/// goes, by the flight's end or by the caller's future being dropped (a
+/// timeout, a cancelled task), the slot's flight is cleared if it has
+/// ended or no other caller waits on it. A flight left by all its callers
+/// before it ended so leaves no slot marked as under way (never evicted)
+/// until its next check.
+struct Leave<'a> {
+    slot: &'a Slot,
+    flight: Arc<OnceCell<State>>,
+}
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        let mut current = lock(&self.slot.flight);
+        // Callers clone the flight only under this lock: two holders are
+        // the slot and this caller.
+        let last = Arc::strong_count(&self.flight) == 2;
+        if current.as_ref().is_some_and(|f| Arc::ptr_eq(f, &self.flight))
+            && (self.flight.get().is_some() || last)
+        {
+            *current = None;
+        }
+    }
+}
+
 impl Table {
     /// The position in the ring of the next slot to evict: the first one
     /// from the hand not used since the hand last passed, other than
@@ -591,7 +616,9 @@ impl<D: Download> RobotsCache<D> {
     async fn refresh(&self, slot: &Arc<Slot>) -> State {
         let flight =
             lock(&slot.flight).get_or_insert_with(Default::default).clone();
-        let state = flight
+        let flight = Leave { slot, flight };
+        flight
+            .flight
             .get_or_init(|| async {
                 let timing = &self.config.timing;
                 let now = self.clock.now();
@@ -614,12 +641,7 @@ impl<D: Download> RobotsCache<D> {
                 state
             })
             .await
-            .clone();
-        let mut current = lock(&slot.flight);
-        if current.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flight)) {
-            *current = None;
-        }
-        state
+            .clone()
     }
 
     /// The verdict for `target` (see [`policy::target`]) by `state`.

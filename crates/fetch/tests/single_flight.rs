@@ -102,3 +102,61 @@ async fn fetches_under_way_are_not_evicted() {
     cache.is_allowed(&["a"], &format!("http://{b}/x")).await.unwrap();
     assert_eq!(cache.len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetch_left_by_its_caller_does_not_pin_its_site() {
+    // A cache of one site: the only check of `a` is given up (a timeout)
+    // before its fetch ends; `b` must then take `a`'s place.
+    let (a, _) = slow("max-age=600").await;
+    let (b, hits_b) = slow("max-age=600").await;
+    let cache = RobotsCache::with(
+        fetcher(),
+        CacheConfig::default().max_entries(1),
+        Arc::new(ManualClock::new(UNIX_EPOCH)),
+    );
+    let url = format!("http://{a}/private/x");
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(50),
+        cache.is_allowed(&["a"], &url),
+    )
+    .await;
+    assert!(gave_up.is_err(), "the check of a was not given up");
+    assert!(
+        !cache
+            .is_allowed(&["a"], &format!("http://{b}/private/x"))
+            .await
+            .unwrap()
+            .allowed
+    );
+    assert_eq!(cache.len(), 1, "a still held beside b");
+    assert_eq!(hits_b.load(Ordering::SeqCst), 1);
+    // And a check of `a` afterwards fetches it again, to the end.
+    assert!(!cache.is_allowed(&["a"], &url).await.unwrap().allowed);
+    assert_eq!(cache.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_giving_up_leaves_the_flight_to_the_others() {
+    let (a, hits) = slow("max-age=600").await;
+    let cache = Arc::new(RobotsCache::with(
+        fetcher(),
+        CacheConfig::default(),
+        Arc::new(ManualClock::new(UNIX_EPOCH)),
+    ));
+    let url = format!("http://{a}/private/x");
+    let waiting = {
+        let (cache, url) = (cache.clone(), url.clone());
+        tokio::spawn(async move { cache.is_allowed(&["a"], &url).await })
+    };
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(50),
+        cache.is_allowed(&["a"], &url),
+    )
+    .await;
+    assert!(gave_up.is_err());
+    // A third caller joins the same flight.
+    assert!(!cache.is_allowed(&["a"], &url).await.unwrap().allowed);
+    assert!(!waiting.await.unwrap().unwrap().allowed);
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "one request");
+}

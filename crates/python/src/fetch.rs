@@ -65,6 +65,36 @@ fn runtime() -> PyResult<Arc<tokio::runtime::Runtime>> {
     Ok(rt)
 }
 
+/// How often a blocking call looks for Ctrl-C.
+const SIGNALS: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `future` on `rt` without holding the GIL, and looks for Python's
+/// signals (Ctrl-C) every 50 ms: a `KeyboardInterrupt` (or whatever a
+/// signal handler raises) is raised at once, and the future dropped,
+/// which gives up its fetch.
+fn wait<F>(
+    py: Python<'_>,
+    rt: &tokio::runtime::Runtime,
+    future: F,
+) -> PyResult<F::Output>
+where
+    F: std::future::Future + Send,
+    F::Output: Send,
+{
+    let mut future = std::pin::pin!(future);
+    loop {
+        let done = py.detach(|| {
+            rt.block_on(async {
+                tokio::time::timeout(SIGNALS, &mut future).await.ok()
+            })
+        });
+        if let Some(out) = done {
+            return Ok(out);
+        }
+        py.check_signals()?;
+    }
+}
+
 /// An absolute `http`, `https` or `ftp` URL argument.
 fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
     let text = convert::text(obj, name)?;
@@ -304,7 +334,8 @@ impl PyFetchResult {
 
 /// Fetches the robots.txt of the site of `url` (any URL of it) and judges
 /// it by RFC 9309: up to 5 redirects, at most 500 KiB, status classes.
-/// Blocks without holding the GIL. Never raises for a failed fetch:
+/// Blocks without holding the GIL (Ctrl-C raises `KeyboardInterrupt` at
+/// once). Never raises for a failed fetch:
 /// that is an outcome (`access == "disallow-all"`).
 ///
 /// Raises `ValueError` if `url` is not an absolute http, https or ftp URL.
@@ -320,7 +351,7 @@ fn fetch(
     let user_agent = convert::opt_text(user_agent, "user_agent")?;
     let fetcher = fetcher(user_agent, timeout)?;
     let rt = runtime()?;
-    let fetched = py.detach(|| rt.block_on(fetcher.fetch(&authority)));
+    let fetched = wait(py, &rt, fetcher.fetch(&authority))?;
     Ok(PyFetchResult::of(fetched, SystemTime::now()))
 }
 
@@ -447,7 +478,8 @@ fn is_exempt(url: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// `RobotsCache(*, user_agent=None, timeout=30.0, max_entries=10000)`.
 /// At most `max_entries` sites and 256 MiB of bodies are kept, the least
 /// recently used going first. Calls block without holding the GIL, for at
-/// most `timeout` seconds a fetch (Ctrl-C is seen when the call returns).
+/// most `timeout` seconds a fetch; Ctrl-C raises `KeyboardInterrupt` at
+/// once, giving the fetch up.
 #[pyclass(frozen, name = "RobotsCache", module = "robotrules._native")]
 pub(crate) struct PyCache {
     cache: RobotsCache<Fetcher>,
@@ -491,9 +523,8 @@ impl PyCache {
         let (url, _) = site_url(url, "url")?;
         let rt = runtime()?;
         let cache = &self.cache;
-        let verdict = py.detach(|| {
-            rt.block_on(cache.is_allowed_url(&slices(&names), &url))
-        });
+        let names = slices(&names);
+        let verdict = wait(py, &rt, cache.is_allowed_url(&names, &url))?;
         verdict
             .map(PyCacheVerdict)
             .map_err(|e| PyValueError::new_err(format!("url: {e}")))

@@ -1,7 +1,11 @@
 """The fetch layer: ``policy.evaluate`` (sans-IO), ``policy.fetch`` and
 ``RobotsCache``, against a real HTTP server on 127.0.0.1."""
 
+import _thread
 import concurrent.futures
+import socket
+import threading
+import time
 
 import pytest
 
@@ -99,6 +103,32 @@ def test_cache(site):
     # Fetched once, then served from the cache.
     assert site.log == ["/robots.txt"]
     assert len(cache) == 1 and cache.bytes == len(RULES)
+
+
+def test_ctrl_c_interrupts_a_fetch(site):
+    # A server that takes connections and never answers: without Ctrl-C,
+    # each call would wait for its 60 s time limit.
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}/x"
+    cache = robotrules.RobotsCache(timeout=60)
+    try:
+        for call in (lambda: policy.fetch(url, timeout=60),
+                     lambda: cache.is_allowed("AnyBot", url)):
+            timer = threading.Timer(0.3, _thread.interrupt_main)
+            timer.start()
+            started = time.monotonic()
+            with pytest.raises(KeyboardInterrupt):
+                call()
+            timer.join()
+            assert time.monotonic() - started < 30
+    finally:
+        silent.close()
+    # The cache given up on still works, for that site and others.
+    site.routes["/robots.txt"] = (200, {}, RULES)
+    assert not cache.is_allowed("AnyBot", site.base + "/private/x")
+    assert len(cache) <= 2
 
 
 def test_cache_statuses(site):

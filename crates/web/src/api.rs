@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -49,6 +49,8 @@ struct App {
     catalogue: Arc<Catalogue>,
     /// Places for analyses running at once (see [`blocking`]).
     work: Arc<Semaphore>,
+    /// The proxies whose `X-Forwarded-For` is believed.
+    proxies: Arc<[IpAddr]>,
 }
 
 pub(crate) fn router(
@@ -74,6 +76,7 @@ pub(crate) fn router(
         limiter: Arc::new(Limiter::new(config.fetches_per_minute)),
         catalogue: Arc::new(Catalogue::builtin()),
         work: Arc::new(Semaphore::new(2 * analyses)),
+        proxies: config.proxies.iter().copied().collect(),
     };
     let api = Router::new()
         .route("/api/explain", post(explain_route))
@@ -418,16 +421,42 @@ struct FetchRequest {
     url: String,
 }
 
+/// The client of a request from `peer`: `peer`, or, if it is one of
+/// `proxies`, the right-most address of `X-Forwarded-For` that is not one
+/// of them (see [`Config::trust_proxy`]); `peer` if an entry on the way
+/// is not an address.
+fn client(peer: IpAddr, headers: &HeaderMap, proxies: &[IpAddr]) -> IpAddr {
+    if !proxies.contains(&peer) {
+        return peer;
+    }
+    // From the right: what a client wrote itself, on the left, is never
+    // read.
+    let values: Vec<_> = headers.get_all("x-forwarded-for").iter().collect();
+    for value in values.into_iter().rev() {
+        let Ok(value) = value.to_str() else { return peer };
+        for part in value.rsplit(',') {
+            match part.trim().parse::<IpAddr>() {
+                Ok(ip) if proxies.contains(&ip) => {}
+                Ok(ip) => return ip,
+                Err(_) => return peer,
+            }
+        }
+    }
+    peer
+}
+
 /// Fetches a site's robots.txt as a crawler must: the report of
 /// `robotrules fetch --json`, and the file when its rules apply.
 async fn fetch(
     State(app): State<App>,
-    client: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
     Body(req): Body<FetchRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let authority = Authority::of(req.url.trim())
         .map_err(|e| ApiError::invalid(e.to_string()))?;
-    let ip = client.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip());
+    let peer = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0 .0.ip());
+    let ip = client(peer, &headers, &app.proxies);
     if let Err(wait) = app.limiter.take(ip, Instant::now()) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

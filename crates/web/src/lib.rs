@@ -104,6 +104,7 @@ pub struct Config {
     pub(crate) header_timeout: Duration,
     pub(crate) max_connections: usize,
     pub(crate) allowed_hosts: Vec<String>,
+    pub(crate) proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -118,6 +119,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
             allowed_hosts: Vec::new(),
+            proxies: Vec::new(),
         }
     }
 }
@@ -194,6 +196,22 @@ impl Config {
     /// own name on. See [`serve`].
     pub fn allow_host(mut self, name: impl Into<String>) -> Self {
         self.allowed_hosts.push(name.into().to_ascii_lowercase());
+        self
+    }
+
+    /// A reverse proxy (by its address) whose `X-Forwarded-For` header is
+    /// believed; repeat it for several. Behind a proxy every request comes
+    /// from the proxy's address, so the fetch limit of
+    /// [`Config::fetches_per_minute`] would hold for all clients at once:
+    /// for a request from one of these addresses, the client is the
+    /// right-most address of `X-Forwarded-For` (all its headers, in
+    /// order) that is not itself one of them; what lies to its left,
+    /// which the client may have written, is not read. Without the
+    /// header, or with something else than an address on the way (such
+    /// as `unknown` or a port), the proxy is the client. From any other
+    /// address the header is ignored.
+    pub fn trust_proxy(mut self, address: std::net::IpAddr) -> Self {
+        self.proxies.push(address);
         self
     }
 }

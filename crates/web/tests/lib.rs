@@ -732,3 +732,44 @@ async fn on_loopback_only_loopback_hosts_are_answered() {
         .unwrap();
     assert_eq!(r.status(), 403);
 }
+
+#[tokio::test]
+async fn fetches_are_limited_per_client_behind_a_trusted_proxy() {
+    let fetch = |base: String, forwarded: &'static str| async move {
+        Client::new()
+            .post(format!("{base}/api/fetch"))
+            .header("x-forwarded-for", forwarded)
+            .json(&json!({"url": "http://10.0.0.1/"}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    // Requests come from 127.0.0.1, the proxy: each client has its own
+    // limit, read from the right of the header, past other proxies.
+    let proxy = "127.0.0.1".parse().unwrap();
+    let other = "192.0.2.9".parse().unwrap();
+    let config = Config::default()
+        .fetches_per_minute(1)
+        .trust_proxy(proxy)
+        .trust_proxy(other);
+    let base = start(config).await;
+    assert_eq!(fetch(base.clone(), "203.0.113.1").await, 403);
+    assert_eq!(fetch(base.clone(), "203.0.113.1").await, 429);
+    // What the client wrote on the left is not read.
+    assert_eq!(fetch(base.clone(), "1.1.1.1, 203.0.113.1").await, 429);
+    assert_eq!(
+        fetch(base.clone(), "bogus, 203.0.113.2, 192.0.2.9").await,
+        403
+    );
+    assert_eq!(fetch(base.clone(), "2001:db8::1").await, 403);
+    assert_eq!(fetch(base.clone(), "2001:db8::1").await, 429);
+    // No usable client address: the proxy's own limit.
+    assert_eq!(fetch(base.clone(), "unknown").await, 403);
+    assert_eq!(fetch(base.clone(), "").await, 429);
+
+    // A server that trusts no proxy ignores the header.
+    let base = start(Config::default().fetches_per_minute(1)).await;
+    assert_eq!(fetch(base.clone(), "203.0.113.1").await, 403);
+    assert_eq!(fetch(base.clone(), "203.0.113.2").await, 429);
+}
