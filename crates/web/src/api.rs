@@ -431,8 +431,7 @@ fn client(peer: IpAddr, headers: &HeaderMap, proxies: &[IpAddr]) -> IpAddr {
     }
     // From the right: what a client wrote itself, on the left, is never
     // read.
-    let values: Vec<_> = headers.get_all("x-forwarded-for").iter().collect();
-    for value in values.into_iter().rev() {
+    for value in headers.get_all("x-forwarded-for").iter().rev() {
         let Ok(value) = value.to_str() else { return peer };
         for part in value.rsplit(',') {
             match part.trim().parse::<IpAddr>() {
