@@ -8,11 +8,12 @@
 //! ```
 //!
 //! Workloads: `parse` (the whole corpus), `checks` (100,000 URLs against
-//! the 100-rule file) and `one` (parse plus one check of the 5 KB file).
+//! the 100-rule file), `one` (parse plus one check of the 5 KB file) and
+//! `crawl N ROUNDS` (the crawler workload of `compare` at `N`).
 
 use std::hint::black_box;
 
-use robotrules_bench::{corpus, file, urls, CHECKS_FILE, TYPICAL_FILE};
+use robotrules_bench::{corpus, crawl, file, urls, CHECKS_FILE, TYPICAL_FILE};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -50,8 +51,31 @@ fn main() {
                 sink += usize::from(robots.is_allowed("Googlebot", url));
             }
         }
+        "crawl" => {
+            // `crawl N ROUNDS`: the crawler workload of `compare` at N,
+            // `Matcher::parse` and N checks per file.
+            let n = times;
+            let rounds: usize =
+                args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+            let sites = crawl(256);
+            for _ in 0..rounds {
+                for s in &sites {
+                    let matcher = robotrules::Matcher::parse(
+                        black_box(&s.body),
+                        &["Googlebot"],
+                    );
+                    for i in 0..n {
+                        sink += usize::from(
+                            matcher.is_allowed(&s.urls[i % s.urls.len()]),
+                        );
+                    }
+                }
+            }
+        }
         other => {
-            eprintln!("unknown workload {other:?}: use parse, checks or one");
+            eprintln!(
+                "unknown workload {other:?}: use parse, checks, one or crawl"
+            );
             std::process::exit(2);
         }
     }

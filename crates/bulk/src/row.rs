@@ -179,6 +179,19 @@ impl Row {
     /// as living as long as the program: a writer can keep them without
     /// a copy.
     pub(crate) fn for_each_cell(&self, mut each: impl FnMut(Cell<'_>)) {
+        self.for_each_site_cell(&mut each);
+        for v in &self.eval.verdicts {
+            each(Cell::Static(v.access));
+            each(v.via.map_or(Cell::Ref(ValueRef::Null), Cell::Static));
+            each(Cell::Ref(
+                v.crawl_delay.map_or(ValueRef::Null, ValueRef::F64),
+            ));
+        }
+    }
+
+    /// [`Row::for_each_cell`] for the cells of [`SITE_COLUMNS`] alone;
+    /// the crawlers' follow, three a crawler, from `eval.verdicts`.
+    pub(crate) fn for_each_site_cell(&self, mut each: impl FnMut(Cell<'_>)) {
         fn os(v: Option<&str>) -> Cell<'_> {
             Cell::Ref(v.map_or(ValueRef::Null, ValueRef::Str))
         }
@@ -212,13 +225,6 @@ impl Row {
         each(oi(e.sitemaps));
         each(oi(e.lint_errors));
         each(oi(e.lint_warnings));
-        for v in &e.verdicts {
-            each(Cell::Static(v.access));
-            each(st(v.via));
-            each(Cell::Ref(
-                v.crawl_delay.map_or(ValueRef::Null, ValueRef::F64),
-            ));
-        }
     }
 }
 

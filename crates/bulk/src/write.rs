@@ -22,7 +22,10 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type as PType};
 
 use crate::row::{
     fixed_words, Cell, Column, Row, Schema, Type, Value, ValueRef,
+    SITE_COLUMNS,
 };
+
+mod words;
 
 /// An output format.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -517,6 +520,11 @@ fn encode_column(
     buffer: &mut Buffer,
     defs: &[i16],
 ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+    if let Buffer::Vocab(words, at) = &*buffer {
+        if words::applies(&descr, &props) {
+            return words::encode(descr, &props, words, at, defs);
+        }
+    }
     let mut sink = TrackedWrite::new(Vec::new());
     let close = {
         let pages = SerializedPageWriter::new(&mut sink);
@@ -576,41 +584,44 @@ impl<W: Write + Send> Values for Parquet<W> {
     fn put(&mut self, row: &Row, skip: usize) -> io::Result<()> {
         let mut columns = self.columns.iter_mut();
         let mut skip = skip;
-        row.for_each_cell(|v| {
+        if skip > SITE_COLUMNS.len() {
+            row.for_each_cell(|v| {
+                if skip > 0 {
+                    skip -= 1;
+                } else if let Some((buffer, defs)) = columns.next() {
+                    defs.push(i16::from(put_cell(buffer, v)));
+                }
+            });
+            return self.row_done();
+        }
+        row.for_each_site_cell(|v| {
             if skip > 0 {
                 skip -= 1;
                 return;
             }
             let Some((buffer, defs)) = columns.next() else { return };
-            let present = match (buffer, v) {
-                (_, Cell::Ref(ValueRef::Null)) => false,
-                (buffer, Cell::Static(s)) => push_word(buffer, s),
-                (buffer, Cell::Ref(ValueRef::Str(s))) => push_str(buffer, s),
-                (Buffer::I32(b), Cell::Ref(ValueRef::Int(n))) => {
-                    b.push(n as i32);
-                    true
-                }
-                (Buffer::I64(b), Cell::Ref(ValueRef::Int(n))) => {
-                    b.push(n);
-                    true
-                }
-                (Buffer::F64(b), Cell::Ref(ValueRef::F64(f))) => {
-                    b.push(f);
-                    true
-                }
-                (Buffer::Bool(b), Cell::Ref(ValueRef::Bool(x))) => {
-                    b.push(x);
+            defs.push(i16::from(put_cell(buffer, v)));
+        });
+        // The crawlers' columns, three a crawler: most of the row, taken
+        // without a dispatch on each cell's kind.
+        let mut crawlers = columns.into_slice().chunks_exact_mut(3);
+        for (v, c) in row.eval.verdicts.iter().zip(&mut crawlers) {
+            let [(access, access_defs), (via, via_defs), (delay, delay_defs)] =
+                c
+            else {
+                break;
+            };
+            access_defs.push(i16::from(push_word(access, v.access)));
+            via_defs.push(i16::from(v.via.is_some_and(|w| push_word(via, w))));
+            delay_defs.push(i16::from(match (delay, v.crawl_delay) {
+                (Buffer::F64(b), Some(d)) => {
+                    b.push(d);
                     true
                 }
                 _ => false,
-            };
-            defs.push(i16::from(present));
-        });
-        self.rows += 1;
-        if self.rows >= ROW_GROUP {
-            self.flush_group()?;
+            }));
         }
-        Ok(())
+        self.row_done()
     }
 
     fn done(mut self: Box<Self>) -> io::Result<()> {
@@ -620,9 +631,146 @@ impl<W: Write + Send> Values for Parquet<W> {
     }
 }
 
+/// Adds a cell to its column's buffer; returns whether it holds a value
+/// (false for a null, or a value of another type than the column's).
+fn put_cell(buffer: &mut Buffer, cell: Cell<'_>) -> bool {
+    match (buffer, cell) {
+        (_, Cell::Ref(ValueRef::Null)) => false,
+        (buffer, Cell::Static(s)) => push_word(buffer, s),
+        (buffer, Cell::Ref(ValueRef::Str(s))) => push_str(buffer, s),
+        (Buffer::I32(b), Cell::Ref(ValueRef::Int(n))) => {
+            b.push(n as i32);
+            true
+        }
+        (Buffer::I64(b), Cell::Ref(ValueRef::Int(n))) => {
+            b.push(n);
+            true
+        }
+        (Buffer::F64(b), Cell::Ref(ValueRef::F64(f))) => {
+            b.push(f);
+            true
+        }
+        (Buffer::Bool(b), Cell::Ref(ValueRef::Bool(x))) => {
+            b.push(x);
+            true
+        }
+        _ => false,
+    }
+}
+
+impl<W: Write + Send> Parquet<W> {
+    /// Counts a row put, and writes the row group once full.
+    fn row_done(&mut self) -> io::Result<()> {
+        self.rows += 1;
+        if self.rows >= ROW_GROUP {
+            self.flush_group()?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes `rows` (each a word or null) to a Parquet file twice over,
+    /// as a column of words (written by `words`) and as a column of
+    /// strings (written by the column writer), and reads both back.
+    fn words_and_strings(
+        rows: &[Option<&'static str>],
+    ) -> Vec<[Option<String>; 2]> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::record::Field;
+        let schema = [
+            Column { name: "access_x".into(), kind: Type::Str },
+            Column { name: "other".into(), kind: Type::Str },
+        ];
+        let mut p = Parquet::new(Vec::new(), &schema).unwrap();
+        let descr = p.writer.schema_descr().column(0);
+        assert!(words::applies(&descr, p.writer.properties()));
+        for row in rows {
+            for (i, (buffer, defs)) in p.columns.iter_mut().enumerate() {
+                let present = match row {
+                    None => false,
+                    Some(w) if i == 0 => push_word(buffer, w),
+                    Some(w) => push_str(buffer, w),
+                };
+                defs.push(i16::from(present));
+            }
+            p.row_done().unwrap();
+        }
+        p.flush_group().unwrap();
+        let out = Bytes::from(p.writer.into_inner().unwrap());
+        let reader = SerializedFileReader::new(out).unwrap();
+        let groups = reader.metadata().num_row_groups();
+        assert_eq!(groups, rows.len().div_ceil(ROW_GROUP));
+        if !rows.is_empty() {
+            let words = reader.metadata().row_group(0).column(0);
+            let pages = rows.len().min(ROW_GROUP).div_ceil(words::PAGE_ROWS);
+            let stats = words.page_encoding_stats().unwrap();
+            assert_eq!(stats.last().unwrap().count as usize, pages);
+            assert!(words.statistics().is_none());
+        }
+        reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| {
+                let r = r.unwrap();
+                let mut cells = r.get_column_iter().map(|(_, f)| match f {
+                    Field::Null => None,
+                    Field::Str(s) => Some(s.clone()),
+                    other => panic!("unexpected {other:?}"),
+                });
+                [cells.next().unwrap(), cells.next().unwrap()]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn columns_of_words_read_back_as_written() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let many: Vec<&'static str> = (0..256)
+            .map(|i| &*Box::leak(format!("word{i}").into_boxed_str()))
+            .collect();
+        // Words at two addresses with the same bytes: one dictionary
+        // entry, the same value.
+        let again: &'static str = Box::leak("word3".to_string().into());
+        let cases: Vec<Vec<Option<&'static str>>> = vec![
+            vec![],
+            vec![None; 10],
+            vec![Some("allowed"); 3],
+            // Random words and nulls over several pages and two row
+            // groups, runs among them.
+            (0..70_000)
+                .map(|i| match next() % 10 {
+                    0 => None,
+                    _ if (i / 300) % 3 == 0 => Some("partial"),
+                    n => Some(many[(n as usize * 7 + i) % 5]),
+                })
+                .collect(),
+            // Every one of 256 words, and the same bytes again.
+            (0..5_000)
+                .map(|i| match i % 257 {
+                    256 => Some(again),
+                    k => Some(many[k]),
+                })
+                .collect(),
+        ];
+        for rows in cases {
+            let got = words_and_strings(&rows);
+            assert_eq!(got.len(), rows.len());
+            for (row, [words, strings]) in rows.iter().zip(&got) {
+                assert_eq!(words.as_deref(), *row);
+                assert_eq!(strings.as_deref(), *row);
+            }
+        }
+    }
 
     fn strings(buffer: &Buffer) -> Vec<String> {
         match buffer {
