@@ -2,7 +2,7 @@
 //! the Spark job shares), and the row of a site.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+
 use std::sync::Mutex;
 
 use robotrules_analysis::{
@@ -154,7 +154,7 @@ pub(crate) struct Memo {
 
 #[derive(Debug, Default)]
 struct Seen {
-    by_hash: HashMap<u64, (Box<[u8]>, Meaning)>,
+    by_hash: crate::site::Map<u64, (Box<[u8]>, Meaning)>,
     bytes: usize,
 }
 

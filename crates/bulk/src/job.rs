@@ -2,7 +2,7 @@
 //! bounded memory and a deterministic output.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -384,7 +384,7 @@ impl Job {
         source: u32,
         crawl: &str,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
-        mut kept: HashMap<capture::Pos, Box<Capture>>,
+        mut kept: crate::site::Map<capture::Pos, Box<Capture>>,
         progress: &dyn Progress,
     ) -> FileRows {
         let src = &self.sources[source as usize];
