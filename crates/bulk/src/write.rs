@@ -521,7 +521,9 @@ fn encode_column(
     defs: &[i16],
 ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
     if let Buffer::Vocab(words, at) = &*buffer {
-        if words::applies(&descr, &props) {
+        // A chunk of nulls only (its words came in an earlier row group)
+        // goes through the column writer, as a chunk without words.
+        if !at.is_empty() && words::applies(&descr, &props) {
             return words::encode(descr, &props, words, at, defs);
         }
     }
@@ -753,6 +755,10 @@ mod tests {
                     _ if (i / 300) % 3 == 0 => Some("partial"),
                     n => Some(many[(n as usize * 7 + i) % 5]),
                 })
+                .collect(),
+            // A second row group of nulls only, after one of words.
+            (0..ROW_GROUP + 100)
+                .map(|i| (i < ROW_GROUP && i % 3 > 0).then_some("named"))
                 .collect(),
             // Every one of 256 words, and the same bytes again.
             (0..5_000)
