@@ -7,11 +7,14 @@
 //! comparison): with 112 such columns, about a third of a bulk job's
 //! instructions. These columns already hold each value as its place among
 //! at most 256 words, which is a dictionary index: the chunk is written
-//! here as that writer writes it (Parquet 1.0 data pages of
+//! here in the pages that writer makes (Parquet 1.0 data pages of
 //! `RLE_DICTIONARY` indices after a `PLAIN` dictionary page, definition
-//! levels in `RLE`, at most [`PAGE_ROWS`] rows a page, compressed as the
-//! properties say, an offset index and no statistics), without a lookup
-//! per value. Columns with other properties go through the column writer.
+//! levels in `RLE`, compressed as the properties say, an offset index and
+//! no statistics), without a lookup per value. The bytes differ in two
+//! ways, both valid Parquet: a page ends at exactly the properties' row
+//! limit (the writer checks it every 1,024 rows), and the indices take at
+//! least one bit (the writer gives a dictionary of one word none). Columns
+//! with other properties go through the column writer.
 //!
 //! See: <https://parquet.apache.org/docs/file-format/data-pages/encodings/>
 
@@ -29,7 +32,9 @@ use parquet::file::properties::{
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
-/// The rows of a data page at most: the column writer's default limit.
+/// The rows of a data page at most, unless the properties say otherwise:
+/// the column writer's default limit.
+#[cfg(test)]
 pub(super) const PAGE_ROWS: usize =
     parquet::file::properties::DEFAULT_DATA_PAGE_ROW_COUNT_LIMIT;
 
@@ -129,7 +134,8 @@ pub(super) fn encode(
     let mut first_data = None;
     let mut taken = 0;
     let mut buf = Vec::new();
-    for levels in defs.chunks(PAGE_ROWS) {
+    let page_rows = props.data_page_row_count_limit().max(1);
+    for levels in defs.chunks(page_rows) {
         let n = levels.iter().filter(|&&d| d != 0).count();
         let values = &indices[taken..taken + n];
         taken += n;
@@ -161,7 +167,7 @@ pub(super) fn encode(
         offsets.append_row_count(levels.len() as i64);
         offsets.append_unencoded_byte_array_data_bytes(None);
     }
-    let data_pages = defs.len().div_ceil(PAGE_ROWS);
+    let data_pages = defs.len().div_ceil(page_rows);
     if data_pages > 0 {
         stats.push(PageEncodingStats {
             page_type: PageType::DATA_PAGE,
