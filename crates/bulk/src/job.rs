@@ -275,7 +275,7 @@ impl Job {
             .map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect();
         let urls = index.len() as u64;
-        let mut plan = index.resolve();
+        let mut plan = pool.install(|| index.resolve());
 
         // Pass two: the files' rows are made on the pool, at most `window`
         // files ahead of the writer, which runs beside it on its own

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use rayon::prelude::*;
 use robotrules_fetch::policy::{Redirects, Stop};
 use url::Url;
 
@@ -334,46 +335,45 @@ impl Index {
                 }
             }
         }
-        let mut all: Vec<(u128, Entry)> = Vec::new();
+        let mut all: Vec<Entry> = Vec::new();
         for shard in &self.shards {
             let map = shard.lock().unwrap_or_else(|e| e.into_inner());
-            all.extend(
-                map.iter()
-                    .filter(|(_, e)| e.site)
-                    .map(|(k, e)| (*k, e.clone())),
-            );
+            all.extend(map.values().filter(|e| e.site).cloned());
         }
-        let mut plan: Map<Pos, Vec<Origin>> = Map::default();
-        for (_, entry) in all {
-            let Some(redirect) = &entry.redirect else {
-                plan.entry(entry.pos).or_default().push(Origin {
-                    captures: entry.count as i32,
-                    redirect: None,
-                });
-                continue;
-            };
-            let (crawl, url, location) = &**redirect;
-            let (pos, how) =
-                self.follow(&entry, crawl, url, location.as_deref());
-            plan.entry(pos).or_default().push(Origin {
-                captures: entry.count as i32,
-                redirect: Some(Box::new(how)),
-            });
-        }
+        // Each site's capture and how it was reached: redirects are
+        // followed on the pool's threads, then every origin is put in
+        // file order (and, at one capture, the site's own first, then by
+        // URL: no two origins of a capture share both).
+        let mut origins: Vec<(Pos, Origin)> = all
+            .into_par_iter()
+            .map(|entry| {
+                let captures = entry.count as i32;
+                let Some(redirect) = &entry.redirect else {
+                    return (entry.pos, Origin { captures, redirect: None });
+                };
+                let (crawl, url, location) = &**redirect;
+                let (pos, how) =
+                    self.follow(&entry, crawl, url, location.as_deref());
+                (pos, Origin { captures, redirect: Some(Box::new(how)) })
+            })
+            .collect();
+        origins.par_sort_by(|(a, x), (b, y)| {
+            a.cmp(b).then_with(|| x.sort_key().cmp(&y.sort_key()))
+        });
         let mut by_source: Map<u32, Vec<(Pos, Vec<Origin>)>> = Map::default();
-        for (pos, mut origins) in plan {
-            origins.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            by_source.entry(pos.source).or_default().push((pos, origins));
-        }
-        for v in by_source.values_mut() {
-            v.sort_by_key(|(p, _)| *p);
-        }
         let mut kept_by_source: Map<u32, Map<Pos, Box<Capture>>> =
             Map::default();
-        for (pos, c) in kept {
-            if plan_has(&by_source, pos) {
+        let mut origins = origins.into_iter().peekable();
+        while let Some((pos, first)) = origins.next() {
+            let mut here = vec![first];
+            while let Some((_, o)) = origins.next_if(|(p, _)| *p == pos) {
+                here.push(o);
+            }
+            // A kept capture that no site needs is dropped.
+            if let Some(c) = kept.remove(&pos) {
                 kept_by_source.entry(pos.source).or_default().insert(pos, c);
             }
+            by_source.entry(pos.source).or_default().push((pos, here));
         }
         Plan { by_source, kept: kept_by_source }
     }
@@ -422,13 +422,6 @@ impl Index {
             }
         }
     }
-}
-
-/// Whether pass two reads the capture at `pos`.
-fn plan_has(by_source: &Map<u32, Vec<(Pos, Vec<Origin>)>>, pos: Pos) -> bool {
-    by_source
-        .get(&pos.source)
-        .is_some_and(|v| v.binary_search_by_key(&pos, |(p, _)| *p).is_ok())
 }
 
 /// The name of why a redirect chain stopped, as in
