@@ -457,6 +457,15 @@ impl<W: Write + Send> Parquet<W> {
         Ok(Parquet { writer, columns, rows: 0 })
     }
 
+    /// Counts a row put, and writes the row group once full.
+    fn row_done(&mut self) -> io::Result<()> {
+        self.rows += 1;
+        if self.rows >= ROW_GROUP {
+            self.flush_group()?;
+        }
+        Ok(())
+    }
+
     /// Writes the buffered rows as a row group. Each column chunk is
     /// encoded on its own into memory, then appended in order: on a rayon
     /// pool's thread (as at the end of a job), the columns are encoded in
@@ -657,17 +666,6 @@ fn put_cell(buffer: &mut Buffer, cell: Cell<'_>) -> bool {
             true
         }
         _ => false,
-    }
-}
-
-impl<W: Write + Send> Parquet<W> {
-    /// Counts a row put, and writes the row group once full.
-    fn row_done(&mut self) -> io::Result<()> {
-        self.rows += 1;
-        if self.rows >= ROW_GROUP {
-            self.flush_group()?;
-        }
-        Ok(())
     }
 }
 
