@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use robotrules_analysis::{
     audit_brief, lint_robots, BodyKind, Catalogue, Severity, Via,
@@ -80,8 +80,9 @@ pub struct Evaluation {
     pub lint_errors: Option<i32>,
     /// Lint warnings (with [`Options::lint`]).
     pub lint_warnings: Option<i32>,
-    /// Per crawler of the catalogue, in its order.
-    pub verdicts: Vec<Verdict>,
+    /// Per crawler of the catalogue, in its order; shared by the
+    /// evaluations of the same body.
+    pub verdicts: Arc<[Verdict]>,
 }
 
 impl Evaluation {
@@ -90,7 +91,7 @@ impl Evaluation {
     fn bare(
         status: Option<u16>,
         class: &'static str,
-        verdicts: Vec<Verdict>,
+        verdicts: Arc<[Verdict]>,
     ) -> Evaluation {
         Evaluation {
             status,
@@ -120,7 +121,7 @@ struct Meaning {
     rules: i32,
     sitemaps: i32,
     lint: Option<(i32, i32)>,
-    verdicts: Vec<Verdict>,
+    verdicts: Arc<[Verdict]>,
 }
 
 impl Meaning {
@@ -150,6 +151,60 @@ impl Meaning {
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     seen: Mutex<Seen>,
+    /// The lists of verdicts met, each kept once: bodies that differ
+    /// mostly mean the same for every crawler (of 9,754 distinct bodies
+    /// in a sample of 24,091 sites, 939 lists), and so do the captures
+    /// that a status decides. Evaluations that mean the same share one.
+    lists: Mutex<std::collections::HashSet<List, foldhash::fast::RandomState>>,
+}
+
+/// The lists a [`Memo`] shares at most; past them it starts again.
+const MEMO_LISTS: usize = 4096;
+
+/// A list of verdicts, equal to another of the same words at the same
+/// addresses and crawl-delays of the same bits (a crawl-delay of `-0.0`
+/// is not one of `0.0`: shared lists are written as they are). The words
+/// are `&'static str`s of this program: one word at two addresses only
+/// keeps two lists apart, which costs sharing, never exactness.
+#[derive(Debug)]
+struct List(Arc<[Verdict]>);
+
+impl List {
+    /// The words' addresses, which no input chooses.
+    fn words(v: &Verdict) -> (usize, usize) {
+        (v.access.as_ptr() as usize, v.via.map_or(0, |w| w.as_ptr() as usize))
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &List) -> bool {
+        self.0.len() == other.0.len()
+            && self.0.iter().zip(other.0.iter()).all(|(a, b)| {
+                List::words(a) == List::words(b)
+                    && a.crawl_delay.map(f64::to_bits)
+                        == b.crawl_delay.map(f64::to_bits)
+            })
+    }
+}
+
+impl Eq for List {}
+
+impl std::hash::Hash for List {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        // The addresses are folded here, the crawl-delays (which the input
+        // chooses) go through the seeded hasher.
+        let mut words = self.0.len() as u64;
+        for v in self.0.iter() {
+            let (access, via) = List::words(v);
+            words = (words.rotate_left(7) ^ access as u64)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ via as u64;
+            if let Some(delay) = v.crawl_delay {
+                h.write_u64(delay.to_bits());
+            }
+        }
+        h.write_u64(words);
+    }
 }
 
 #[derive(Debug, Default)]
@@ -167,6 +222,21 @@ const MEMO_ENTRIES: usize = 1 << 16;
 impl Memo {
     fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `list`, or the list equal to it met before.
+    fn share(&self, list: Arc<[Verdict]>) -> Arc<[Verdict]> {
+        let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        let list = List(list);
+        if let Some(kept) = lists.get(&list) {
+            return Arc::clone(&kept.0);
+        }
+        if lists.len() >= MEMO_LISTS {
+            lists.clear();
+        }
+        let shared = Arc::clone(&list.0);
+        lists.insert(list);
+        shared
     }
 
     /// The meaning of `body`, whose hash is `hash`, if it was kept.
@@ -382,9 +452,11 @@ pub(crate) fn evaluate_body_why(
 ) -> Evaluation {
     let n = options.catalogue.len();
     let status = capture.status;
-    let mut e = Evaluation::bare(status, "unreachable", Vec::new());
-    let everyone =
-        |access| vec![Verdict { access, via: None, crawl_delay: None }; n];
+    let mut e = Evaluation::bare(status, "unreachable", Arc::default());
+    let everyone = |access| {
+        let verdict = Verdict { access, via: None, crawl_delay: None };
+        memo.share(vec![verdict; n].into())
+    };
     let Some(code) = status else {
         e.verdicts = everyone("unknown");
         e.class = "undecodable";
@@ -486,7 +558,8 @@ pub(crate) fn evaluate_body_why(
             }),
             crawl_delay: s.crawl_delay,
         })
-        .collect();
+        .collect::<Arc<[Verdict]>>();
+    let verdicts = memo.share(verdicts);
     let meaning = Meaning {
         body_kind: BodyKind::of(body).as_str(),
         hash: format!("{hash:016x}"),
@@ -517,7 +590,7 @@ pub fn stopped(
         _ => ("redirect", "unknown"),
     };
     let verdict = Verdict { access, via: None, crawl_delay: None };
-    Evaluation::bare(status, class, vec![verdict; catalogue.len()])
+    Evaluation::bare(status, class, vec![verdict; catalogue.len()].into())
 }
 
 #[cfg(test)]
@@ -755,13 +828,91 @@ mod tests {
         // and does not replace it.
         assert!(memo.get(hash, closed).is_none());
         let mut meaning = memo.get(hash, &open.body).expect("kept");
-        meaning.verdicts.clear();
+        meaning.verdicts = Arc::default();
         memo.put(hash, closed.to_vec(), &meaning);
         assert!(memo.get(hash, closed).is_none());
         assert_eq!(
             memo.get(hash, &open.body).expect("kept").verdicts,
             e.verdicts
         );
+    }
+
+    #[test]
+    fn evaluations_that_mean_the_same_share_their_verdicts() {
+        let memo = Memo::default();
+        let o = Options::new(Catalogue::builtin());
+        let a = through(
+            &capture(200, b"User-agent: *\nDisallow: /a\n"),
+            &o,
+            &memo,
+        );
+        let b = through(
+            &capture(200, b"User-agent: *\nDisallow: /b\n"),
+            &o,
+            &memo,
+        );
+        assert_ne!(a.hash, b.hash);
+        assert!(Arc::ptr_eq(&a.verdicts, &b.verdicts));
+        assert_eq!(
+            a.verdicts,
+            evaluate(&capture(200, b"User-agent: *\nDisallow: /a\n"), &o)
+                .verdicts
+        );
+        // Another meaning, another list.
+        let c =
+            through(&capture(200, b"User-agent: *\nDisallow: /\n"), &o, &memo);
+        assert!(!Arc::ptr_eq(&a.verdicts, &c.verdicts));
+        assert!(c.verdicts.iter().all(|v| v.access == "disallowed"));
+        // Captures a status decides share one list per access word.
+        let (d, e) = (
+            through(&capture(404, b""), &o, &memo),
+            through(&capture(410, b"x"), &o, &memo),
+        );
+        assert!(Arc::ptr_eq(&d.verdicts, &e.verdicts));
+        let f = through(&capture(503, b""), &o, &memo);
+        assert!(!Arc::ptr_eq(&d.verdicts, &f.verdicts));
+        assert_eq!(
+            (d.verdicts[0].access, f.verdicts[0].access),
+            ("allowed", "disallowed")
+        );
+        // Crawl-delays of other bits are other lists, written as they are.
+        let zero = through(
+            &capture(200, b"User-agent: *\nCrawl-delay: 0\n"),
+            &o,
+            &memo,
+        );
+        let minus = through(
+            &capture(200, b"User-agent: *\nCrawl-delay: -0\n"),
+            &o,
+            &memo,
+        );
+        let (z, m) =
+            (zero.verdicts[0].crawl_delay, minus.verdicts[0].crawl_delay);
+        if z.map(f64::to_bits) != m.map(f64::to_bits) {
+            assert!(!Arc::ptr_eq(&zero.verdicts, &minus.verdicts));
+        }
+        assert_eq!(
+            minus.verdicts,
+            evaluate(&capture(200, b"User-agent: *\nCrawl-delay: -0\n"), &o)
+                .verdicts
+        );
+    }
+
+    #[test]
+    fn the_shared_lists_stay_bounded() {
+        let memo = Memo::default();
+        let gpt = ["GPTBot".to_string()];
+        let o = Options::new(
+            crate::dist::agents(Catalogue::builtin(), &gpt).unwrap(),
+        );
+        // Each crawl-delay is another list.
+        for i in 0..MEMO_LISTS + 10 {
+            let body = format!("User-agent: *\nCrawl-delay: {i}\n");
+            let e = through(&capture(200, body.as_bytes()), &o, &memo);
+            assert_eq!(e.verdicts[0].crawl_delay, Some(i as f64));
+            let lists = memo.lists.lock().unwrap().len();
+            assert!((1..=MEMO_LISTS).contains(&lists), "{lists}");
+        }
     }
 
     #[test]

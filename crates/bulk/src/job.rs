@@ -13,7 +13,7 @@ use crate::capture::{self, Capture, Source};
 use crate::eval::{evaluate_body_why, stopped, Memo, Options};
 use crate::problem::{Problem, ProblemKind};
 use crate::row::{Row, Schema};
-use crate::site::{site_of, Index, Origin};
+use crate::site::{site_of, Index, Kept, Origin};
 use crate::summary::{Summary, Tally};
 use crate::write::Sink;
 
@@ -139,7 +139,7 @@ pub struct Job {
     memo: Memo,
 }
 
-/// How many bytes of chosen captures pass one keeps by default: see
+/// How many bytes of evaluated captures pass one keeps by default: see
 /// [`Job::keep`].
 pub const KEEP: usize = 64 << 20;
 
@@ -169,12 +169,14 @@ impl Job {
         self
     }
 
-    /// Keeps at most `bytes` of chosen captures (bodies and all) in
-    /// memory from pass one to pass two, which then reads only the others
-    /// again (by default [`KEEP`], 64 MiB; 0 reads every one again). A
-    /// capture is kept while it is the chosen one of its URL, so the
-    /// bytes are those of the captures that pass two evaluates; the
-    /// output is the same whatever the budget.
+    /// Keeps at most `bytes` of chosen captures in memory from pass one
+    /// to pass two, which then reads only the others again (by default
+    /// [`KEEP`], 64 MiB; 0 reads every one again). Pass one evaluates a
+    /// capture as it reads it, if it is the chosen one of its URL so far
+    /// and the budget allows, and keeps the capture without its body and
+    /// with its evaluation (a few hundred bytes, and each distinct list
+    /// of verdicts once); a capture that a later one of its URL replaces
+    /// gives its bytes back. The output is the same whatever the budget.
     pub fn keep(mut self, bytes: usize) -> Job {
         self.keep = bytes;
         self
@@ -244,14 +246,14 @@ impl Job {
                                 *last = c.crawl.clone();
                             }
                             drop(last);
-                            // Kept only if read with its body (the budget
-                            // may have freed up since), and only from WARC
-                            // files: read again, a JSON line may name a
-                            // crawl of its own.
+                            // Evaluated and kept only if read with its
+                            // body (the budget may have freed up since),
+                            // and only from WARC files: read again, a JSON
+                            // line may name a crawl of its own.
                             let whole = with_body.get()
                                 && source.format == capture::Format::Warc;
                             if whole {
-                                index.add_kept(c);
+                                index.add_kept(c, |c| self.kept(c));
                             } else {
                                 index.add(&c);
                             }
@@ -378,13 +380,28 @@ impl Job {
         })
     }
 
+    /// A capture of pass one, evaluated as it is read (its bytes still in
+    /// the processor's cache) to be kept for pass two.
+    fn kept(&self, mut capture: Capture) -> Kept {
+        let body = std::mem::take(&mut capture.body);
+        let mut why = None;
+        let eval = evaluate_body_why(
+            &capture,
+            Cow::Owned(body),
+            &self.options,
+            &self.memo,
+            &mut why,
+        );
+        Kept { capture, eval, why }
+    }
+
     /// Pass two for one source.
     pub(crate) fn rows(
         &self,
         source: u32,
         crawl: &str,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
-        mut kept: crate::site::Map<capture::Pos, Box<Capture>>,
+        mut kept: crate::site::Map<capture::Pos, Box<Kept>>,
         progress: &dyn Progress,
     ) -> FileRows {
         let src = &self.sources[source as usize];
@@ -394,21 +411,21 @@ impl Job {
         let mut reader = capture::Rereader::new(src);
         let mut done = 0u64;
         for (pos, origins) in todo {
-            let read = match kept.remove(&pos) {
-                Some(mut c) => {
+            let (mut capture, evaluated) = match kept.remove(&pos) {
+                Some(k) => {
+                    let Kept { mut capture, eval, why } = *k;
                     // As read again: with the crawl that pass two gives.
-                    crawl.clone_into(&mut c.crawl);
-                    Ok(*c)
+                    crawl.clone_into(&mut capture.crawl);
+                    (capture, Some((eval, why)))
                 }
-                None => reader.read_at(pos, crawl),
-            };
-            let mut capture: Capture = match read {
-                Ok(c) => c,
-                Err(p) => {
-                    progress.problem(&p);
-                    problems.push((source as usize, p));
-                    continue;
-                }
+                None => match reader.read_at(pos, crawl) {
+                    Ok(c) => (c, None),
+                    Err(p) => {
+                        progress.problem(&p);
+                        problems.push((source as usize, p));
+                        continue;
+                    }
+                },
             };
             // Reported in batches: a progress bar costs a lock a call.
             done += 1;
@@ -420,17 +437,25 @@ impl Job {
             let last = origins.iter().rposition(|o| {
                 o.redirect.as_ref().is_none_or(|f| f.stop.is_none())
             });
-            let body = std::mem::take(&mut capture.body);
             let mut why = None;
-            let mut eval = last.is_some().then(|| {
-                evaluate_body_why(
-                    &capture,
-                    Cow::Owned(body),
-                    &self.options,
-                    &self.memo,
-                    &mut why,
-                )
-            });
+            let mut eval = match evaluated {
+                Some((eval, w)) => last.is_some().then(|| {
+                    why = w;
+                    eval
+                }),
+                None => {
+                    let body = std::mem::take(&mut capture.body);
+                    last.is_some().then(|| {
+                        evaluate_body_why(
+                            &capture,
+                            Cow::Owned(body),
+                            &self.options,
+                            &self.memo,
+                            &mut why,
+                        )
+                    })
+                }
+            };
             if let Some(why) = why {
                 let p = Problem {
                     file: name.clone(),
@@ -441,6 +466,7 @@ impl Job {
                 progress.problem(&p);
                 problems.push((source as usize, p));
             }
+            let n = origins.len();
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {
                     if Some(k) == last { eval.take() } else { eval.clone() }
@@ -448,29 +474,38 @@ impl Job {
                             unreachable!("evaluated when needed")
                         })
                 };
+                // The capture's strings are moved into the last row made
+                // from it, copied into any before.
+                let own = |s: &mut String| {
+                    if k + 1 == n {
+                        std::mem::take(s)
+                    } else {
+                        s.clone()
+                    }
+                };
                 let row = match o.redirect {
                     None => Row {
-                        crawl: capture.crawl.clone(),
+                        crawl: own(&mut capture.crawl),
                         site: site_of(&capture.url).unwrap_or_default(),
                         url: capture.url.clone(),
                         captures: o.captures,
                         hops: 0,
                         redirect_stop: None,
-                        final_url: capture.url.clone(),
-                        date: capture.date.clone(),
+                        final_url: own(&mut capture.url),
+                        date: own(&mut capture.date),
                         file: name.clone(),
                         offset: pos.offset as i64,
                         eval: eval(),
                     },
                     Some(f) => Row {
-                        crawl: f.crawl.clone(),
+                        crawl: f.crawl,
                         site: site_of(&f.url).unwrap_or_default(),
-                        url: f.url.clone(),
+                        url: f.url,
                         captures: o.captures,
                         hops: f.hops,
                         redirect_stop: f.stop.map(str::to_string),
-                        final_url: f.final_url.clone(),
-                        date: capture.date.clone(),
+                        final_url: f.final_url,
+                        date: own(&mut capture.date),
                         file: name.clone(),
                         offset: pos.offset as i64,
                         eval: match f.stop {

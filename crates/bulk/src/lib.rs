@@ -58,14 +58,17 @@
 //! bytes, plus the URLs of redirects), so memory grows with the number of
 //! sites, never with the number of records or duplicates; pass two holds
 //! the rows of at most four files per thread, made or waiting for the
-//! writer thread, which writes them in file order. Pass one also keeps
-//! the chosen captures whole, up to a fixed budget ([`Job::keep`], 64 MiB
+//! writer thread, which writes them in file order. Pass one also
+//! evaluates each capture chosen so far as it reads it, and keeps the
+//! evaluation (not the body) up to a fixed budget ([`Job::keep`], 64 MiB
 //! by default), so that pass two reads only the others again; a capture
 //! that a later duplicate replaces gives its bytes back. A gzip member is
 //! decompressed into at most 8 MiB ([`warc::MEMBER_LIMIT`]). A body met
 //! again takes the meaning (parse, counts, verdicts) of its first
 //! evaluation from a memo of at most 32 MiB of bodies, shared by the
-//! threads, which drops half of them when full.
+//! threads, which drops half of them when full; evaluations that mean the
+//! same for every crawler share one list of verdicts (at most 4,096 lists
+//! are shared).
 //!
 //! # Untrusted input
 //!

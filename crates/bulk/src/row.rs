@@ -180,7 +180,7 @@ impl Row {
     /// a copy.
     pub(crate) fn for_each_cell(&self, mut each: impl FnMut(Cell<'_>)) {
         self.for_each_site_cell(&mut each);
-        for v in &self.eval.verdicts {
+        for v in self.eval.verdicts.iter() {
             each(Cell::Static(v.access));
             each(v.via.map_or(Cell::Ref(ValueRef::Null), Cell::Static));
             each(Cell::Ref(

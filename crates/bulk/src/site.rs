@@ -15,6 +15,7 @@ use robotrules_fetch::policy::{Redirects, Stop};
 use url::Url;
 
 use crate::capture::{Capture, Pos};
+use crate::eval::{Evaluation, Verdict};
 
 const SHARDS: usize = 64;
 
@@ -154,20 +155,38 @@ struct Entry {
     site: bool,
     /// For a chosen redirect: the crawl, the URL and the `Location`.
     redirect: Option<Box<(String, String, Option<String>)>>,
-    /// The chosen capture itself, body and all, while the index's budget
+    /// The chosen capture and its evaluation, while the index's budget
     /// allows: pass two then need not read it again.
-    kept: Option<Box<Capture>>,
+    kept: Option<Box<Kept>>,
 }
 
-/// The bytes a kept capture counts against the budget.
-fn kept_size(c: &Capture) -> usize {
-    // The body's room, not its length: a body is its record's block with
-    // the HTTP head moved out, and keeps the block's room.
+/// A chosen capture that pass one kept: the capture without its body, and
+/// what the body means, evaluated as the capture was read.
+#[derive(Clone, Debug)]
+pub(crate) struct Kept {
+    /// The capture, its body taken.
+    pub(crate) capture: Capture,
+    /// Its evaluation.
+    pub(crate) eval: Evaluation,
+    /// What is wrong with its body, if anything (see
+    /// [`crate::eval::evaluate_body_why`]).
+    pub(crate) why: Option<String>,
+}
+
+/// The bytes a kept capture counts against the budget, its list of
+/// verdicts aside (lists are shared, and counted once each).
+fn kept_size(k: &Kept) -> usize {
+    let c = &k.capture;
+    let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
     c.body.capacity()
         + c.url.len()
         + c.date.len()
         + c.crawl.len()
-        + std::mem::size_of::<Capture>()
+        + len(&c.location)
+        + len(&c.encoding)
+        + len(&k.eval.hash)
+        + len(&k.why)
+        + std::mem::size_of::<Kept>()
         + 64
 }
 
@@ -186,6 +205,9 @@ pub struct Index {
     shards: Vec<Mutex<Map<u128, Entry>>>,
     /// Bytes left for kept captures.
     budget: AtomicUsize,
+    /// The lists of verdicts of the kept captures counted against the
+    /// budget, by address; held here so that an address stays theirs.
+    lists: Mutex<Map<usize, std::sync::Arc<[Verdict]>>>,
 }
 
 impl Default for Index {
@@ -200,6 +222,7 @@ impl Index {
         Index {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
             budget: AtomicUsize::new(0),
+            lists: Mutex::default(),
         }
     }
 
@@ -222,18 +245,54 @@ impl Index {
         self.add_entry(c, None);
     }
 
-    /// Adds a capture, kept whole while it is the chosen one of its URL
-    /// and the budget allows.
-    pub(crate) fn add_kept(&self, c: Capture) {
-        let c = Box::new(c);
+    /// Adds a capture, kept with its evaluation (`evaluate` makes it)
+    /// while it is the chosen one of its URL and the budget allows. A
+    /// capture that the one chosen so far beats is not evaluated.
+    pub(crate) fn add_kept(
+        &self,
+        c: Capture,
+        evaluate: impl FnOnce(Capture) -> Kept,
+    ) {
         // The entry is made from the capture before it moves in.
         let entry = self.entry(&c);
-        self.insert(entry, Some(c));
+        let kept = self.would_win(&entry).then(|| Box::new(evaluate(c)));
+        self.insert(entry, kept);
     }
 
-    fn add_entry(&self, c: &Capture, kept: Option<Box<Capture>>) {
+    fn add_entry(&self, c: &Capture, kept: Option<Box<Kept>>) {
         let entry = self.entry(c);
         self.insert(entry, kept);
+    }
+
+    /// Whether `entry` would be chosen over its URL's entry now, with
+    /// budget left to keep it.
+    fn would_win(&self, (k, entry): &(u128, Entry)) -> bool {
+        if !self.has_room() {
+            return false;
+        }
+        let shard = &self.shards[(k % SHARDS as u128) as usize];
+        let map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(k).is_none_or(|old| entry.beats(old))
+    }
+
+    /// Takes the budget of keeping `k`, if there is as much left: its own
+    /// bytes, and its list of verdicts unless one kept before has it.
+    fn reserve_kept(&self, k: &Kept) -> bool {
+        let list = &k.eval.verdicts;
+        let mut lists = self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        let at = std::sync::Arc::as_ptr(list).cast::<Verdict>() as usize;
+        let new = !lists.contains_key(&at);
+        let mut bytes = kept_size(k);
+        if new {
+            bytes += std::mem::size_of_val::<[Verdict]>(list) + 16;
+        }
+        if !self.reserve(bytes) {
+            return false;
+        }
+        if new {
+            lists.insert(at, std::sync::Arc::clone(list));
+        }
+        true
     }
 
     fn entry(&self, c: &Capture) -> (u128, Entry) {
@@ -264,11 +323,7 @@ impl Index {
             .is_ok()
     }
 
-    fn insert(
-        &self,
-        (k, mut entry): (u128, Entry),
-        kept: Option<Box<Capture>>,
-    ) {
+    fn insert(&self, (k, mut entry): (u128, Entry), kept: Option<Box<Kept>>) {
         let shard = &self.shards[(k % SHARDS as u128) as usize];
         let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
         let wins = match map.get(&k) {
@@ -276,7 +331,7 @@ impl Index {
             Some(old) => entry.beats(old),
         };
         if wins {
-            entry.kept = kept.filter(|c| self.reserve(kept_size(c)));
+            entry.kept = kept.filter(|k| self.reserve_kept(k));
         }
         match map.get_mut(&k) {
             None => {
@@ -326,7 +381,7 @@ impl Index {
     pub fn resolve(self) -> Plan {
         // The kept captures leave the entries first: entries are cloned
         // below, captures never.
-        let mut kept: Map<Pos, Box<Capture>> = Map::default();
+        let mut kept: Map<Pos, Box<Kept>> = Map::default();
         for shard in &self.shards {
             let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
             for e in map.values_mut() {
@@ -361,8 +416,7 @@ impl Index {
             a.cmp(b).then_with(|| x.sort_key().cmp(&y.sort_key()))
         });
         let mut by_source: Map<u32, Vec<(Pos, Vec<Origin>)>> = Map::default();
-        let mut kept_by_source: Map<u32, Map<Pos, Box<Capture>>> =
-            Map::default();
+        let mut kept_by_source: Map<u32, Map<Pos, Box<Kept>>> = Map::default();
         let mut origins = origins.into_iter().peekable();
         while let Some((pos, first)) = origins.next() {
             let mut here = vec![first];
@@ -475,7 +529,7 @@ impl Origin {
 /// Which capture to evaluate for which sites, by source, in file order.
 pub struct Plan {
     by_source: Map<u32, Vec<(Pos, Vec<Origin>)>>,
-    kept: Map<u32, Map<Pos, Box<Capture>>>,
+    kept: Map<u32, Map<Pos, Box<Kept>>>,
 }
 
 impl Plan {
@@ -487,7 +541,7 @@ impl Plan {
 
     /// The captures of source `source` that pass one kept whole, by
     /// position: pass two need not read them again.
-    pub(crate) fn take_kept(&mut self, source: u32) -> Map<Pos, Box<Capture>> {
+    pub(crate) fn take_kept(&mut self, source: u32) -> Map<Pos, Box<Kept>> {
         self.kept.remove(&source).unwrap_or_default()
     }
 

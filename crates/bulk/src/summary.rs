@@ -106,7 +106,7 @@ impl Tally {
         };
         crawl.sites += 1;
         crawl.with_robots += u64::from(row.eval.class == "success");
-        for (c, v) in crawl.crawlers.iter_mut().zip(&row.eval.verdicts) {
+        for (c, v) in crawl.crawlers.iter_mut().zip(row.eval.verdicts.iter()) {
             let named = v.via == Some("named");
             let n = match (v.access, v.via) {
                 ("disallowed", None) => &mut c.unreachable,

@@ -344,7 +344,20 @@ enum Buffer {
 /// Adds a string of a fixed vocabulary to a string column: as its place
 /// in the column's vocabulary, while the column holds only such words
 /// (at most 256).
+#[inline]
 fn push_word(buffer: &mut Buffer, word: &'static str) -> bool {
+    // A word the column has already (nearly every call).
+    if let Buffer::Vocab(words, at) = buffer {
+        if let Some(i) = words.iter().position(|w| std::ptr::eq(*w, word)) {
+            at.push(i as u8);
+            return true;
+        }
+    }
+    push_new_word(buffer, word)
+}
+
+/// [`push_word`] for a word the column does not have yet.
+fn push_new_word(buffer: &mut Buffer, word: &'static str) -> bool {
     if let Buffer::Str(bytes, ends) = buffer {
         if !ends.is_empty() {
             return push_str(buffer, word);

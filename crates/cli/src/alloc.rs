@@ -29,3 +29,14 @@ pub(crate) fn configure() {
     // is started.
     unsafe { sys::mi_option_set(PURGE_DELAY, 1000) }
 }
+
+/// Stops giving memory back to the system; call it when the command is
+/// done. At exit mimalloc gives back every page it holds, one call to the
+/// system for each run of them, which the system would have taken back at
+/// once: a short bulk run spent about 2% of its time there.
+pub(crate) fn finish() {
+    // SAFETY: as in `configure`; a negative delay turns purging off
+    // (mimalloc.h), which other threads still running may see at any
+    // point without harm.
+    unsafe { sys::mi_option_set(PURGE_DELAY, -1) }
+}

@@ -61,6 +61,7 @@ fn main() -> ExitCode {
         Command::Bulk(args) => bulk::run(args),
         Command::Serve(args) => serve::run(args),
     };
+    alloc::finish();
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,
         Ok(Outcome::Disallowed) => ExitCode::from(1),
