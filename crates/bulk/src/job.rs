@@ -380,8 +380,8 @@ impl Job {
         })
     }
 
-    /// A capture of pass one, evaluated as it is read (its bytes still in
-    /// the processor's cache) to be kept for pass two.
+    /// A capture of pass one, evaluated as it is read, to be kept for
+    /// pass two.
     fn kept(&self, mut capture: Capture) -> Kept {
         let body = std::mem::take(&mut capture.body);
         let mut why = None;
