@@ -841,61 +841,33 @@ mod tests {
     fn evaluations_that_mean_the_same_share_their_verdicts() {
         let memo = Memo::default();
         let o = Options::new(Catalogue::builtin());
-        let a = through(
-            &capture(200, b"User-agent: *\nDisallow: /a\n"),
-            &o,
-            &memo,
-        );
-        let b = through(
-            &capture(200, b"User-agent: *\nDisallow: /b\n"),
-            &o,
-            &memo,
-        );
-        assert_ne!(a.hash, b.hash);
-        assert!(Arc::ptr_eq(&a.verdicts, &b.verdicts));
-        assert_eq!(
-            a.verdicts,
-            evaluate(&capture(200, b"User-agent: *\nDisallow: /a\n"), &o)
-                .verdicts
-        );
+        // Through the memo, and alone.
+        let shared = |status, body: &[u8]| {
+            let e = through(&capture(status, body), &o, &memo);
+            assert_eq!(
+                e.verdicts,
+                evaluate(&capture(status, body), &o).verdicts
+            );
+            e.verdicts
+        };
+        let a = shared(200, b"User-agent: *\nDisallow: /a\n");
+        let b = shared(200, b"User-agent: *\nDisallow: /b\n");
+        assert!(Arc::ptr_eq(&a, &b));
         // Another meaning, another list.
-        let c =
-            through(&capture(200, b"User-agent: *\nDisallow: /\n"), &o, &memo);
-        assert!(!Arc::ptr_eq(&a.verdicts, &c.verdicts));
-        assert!(c.verdicts.iter().all(|v| v.access == "disallowed"));
+        let c = shared(200, b"User-agent: *\nDisallow: /\n");
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert!(c.iter().all(|v| v.access == "disallowed"));
         // Captures a status decides share one list per access word.
-        let (d, e) = (
-            through(&capture(404, b""), &o, &memo),
-            through(&capture(410, b"x"), &o, &memo),
-        );
-        assert!(Arc::ptr_eq(&d.verdicts, &e.verdicts));
-        let f = through(&capture(503, b""), &o, &memo);
-        assert!(!Arc::ptr_eq(&d.verdicts, &f.verdicts));
-        assert_eq!(
-            (d.verdicts[0].access, f.verdicts[0].access),
-            ("allowed", "disallowed")
-        );
+        let (d, e) = (shared(404, b""), shared(410, b"x"));
+        assert!(Arc::ptr_eq(&d, &e));
+        let f = shared(503, b"");
+        assert!(!Arc::ptr_eq(&d, &f));
+        assert_eq!((d[0].access, f[0].access), ("allowed", "disallowed"));
         // Crawl-delays of other bits are other lists, written as they are.
-        let zero = through(
-            &capture(200, b"User-agent: *\nCrawl-delay: 0\n"),
-            &o,
-            &memo,
-        );
-        let minus = through(
-            &capture(200, b"User-agent: *\nCrawl-delay: -0\n"),
-            &o,
-            &memo,
-        );
-        let (z, m) =
-            (zero.verdicts[0].crawl_delay, minus.verdicts[0].crawl_delay);
-        if z.map(f64::to_bits) != m.map(f64::to_bits) {
-            assert!(!Arc::ptr_eq(&zero.verdicts, &minus.verdicts));
-        }
-        assert_eq!(
-            minus.verdicts,
-            evaluate(&capture(200, b"User-agent: *\nCrawl-delay: -0\n"), &o)
-                .verdicts
-        );
+        let zero = shared(200, b"User-agent: *\nCrawl-delay: 0\n");
+        let minus = shared(200, b"User-agent: *\nCrawl-delay: -0\n");
+        let bits = |l: &[Verdict]| l[0].crawl_delay.map(f64::to_bits);
+        assert_eq!(Arc::ptr_eq(&zero, &minus), bits(&zero) == bits(&minus));
     }
 
     #[test]
