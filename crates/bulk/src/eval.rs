@@ -158,8 +158,10 @@ pub(crate) struct Memo {
     lists: Mutex<std::collections::HashSet<List, foldhash::fast::RandomState>>,
 }
 
-/// The lists a [`Memo`] shares at most; past them it starts again.
+/// The lists a [`Memo`] shares at most, and their bytes at most (with a
+/// catalogue of many crawlers, fewer lists); past them it starts again.
 const MEMO_LISTS: usize = 4096;
+const MEMO_LIST_BYTES: usize = 8 << 20;
 
 /// A list of verdicts, equal to another of the same words at the same
 /// addresses and crawl-delays of the same bits (a crawl-delay of `-0.0`
@@ -231,7 +233,8 @@ impl Memo {
         if let Some(kept) = lists.get(&list) {
             return Arc::clone(&kept.0);
         }
-        if lists.len() >= MEMO_LISTS {
+        let most = MEMO_LIST_BYTES / std::mem::size_of_val(&*list.0).max(1);
+        if lists.len() >= most.clamp(1, MEMO_LISTS) {
             lists.clear();
         }
         let shared = Arc::clone(&list.0);
@@ -868,6 +871,34 @@ mod tests {
         let minus = shared(200, b"User-agent: *\nCrawl-delay: -0\n");
         let bits = |l: &[Verdict]| l[0].crawl_delay.map(f64::to_bits);
         assert_eq!(Arc::ptr_eq(&zero, &minus), bits(&zero) == bits(&minus));
+    }
+
+    #[test]
+    fn the_shared_lists_stay_bounded_in_bytes() {
+        // 2,000 crawlers: lists of 96,000 bytes, at most 87 of them.
+        let crawlers = (0..2000)
+            .map(|i| {
+                // Product tokens are letters, `-` and `_`.
+                let name: String = [i / 676, i / 26 % 26, i % 26]
+                    .iter()
+                    .map(|&d| char::from(b'a' + d as u8))
+                    .collect();
+                robotrules_analysis::Crawler::new(
+                    format!("bot-{name}"),
+                    "X",
+                    robotrules_analysis::Purpose::Other,
+                )
+            })
+            .collect();
+        let o = Options::new(Catalogue::new(crawlers).unwrap());
+        let memo = Memo::default();
+        let most = MEMO_LIST_BYTES / (2000 * std::mem::size_of::<Verdict>());
+        for i in 0..most + 10 {
+            let body = format!("User-agent: *\nCrawl-delay: {i}\n");
+            through(&capture(200, body.as_bytes()), &o, &memo);
+            let lists = memo.lists.lock().unwrap().len();
+            assert!((1..=most).contains(&lists), "{lists}");
+        }
     }
 
     #[test]

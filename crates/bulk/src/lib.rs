@@ -67,8 +67,8 @@
 //! again takes the meaning (parse, counts, verdicts) of its first
 //! evaluation from a memo of at most 32 MiB of bodies, shared by the
 //! threads, which drops half of them when full; evaluations that mean the
-//! same for every crawler share one list of verdicts (at most 4,096 lists
-//! are shared).
+//! same for every crawler share one list of verdicts (at most 4,096 lists,
+//! or 8 MiB of them, are shared).
 //!
 //! # Untrusted input
 //!
