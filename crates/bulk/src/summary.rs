@@ -7,6 +7,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
+use crate::eval::Verdict;
 use crate::row::Row;
 
 /// One crawler's counts in one crawl.
@@ -73,12 +76,62 @@ pub struct Summary {
 pub struct Tally {
     tokens: Vec<String>,
     crawls: BTreeMap<String, Crawl>,
+    /// The lists of verdicts counted, by address (each held, so that the
+    /// address stays its own), with the count each verdict adds to: rows
+    /// that mean the same share one list, read once for all of them.
+    bins: crate::site::Map<usize, (Arc<[Verdict]>, Vec<Bin>)>,
+}
+
+/// The lists a [`Tally`] remembers at most; past them it starts again.
+const TALLY_LISTS: usize = 4096;
+
+/// Which count of [`Counts`] a verdict adds to.
+#[derive(Clone, Copy, Debug)]
+enum Bin {
+    Unreachable,
+    FullNamed,
+    FullGlobal,
+    PartialNamed,
+    PartialGlobal,
+    Allowed,
+    Unknown,
+}
+
+impl Bin {
+    fn of(v: &Verdict) -> Bin {
+        let named = v.via == Some("named");
+        match (v.access, v.via) {
+            ("disallowed", None) => Bin::Unreachable,
+            ("disallowed", _) if named => Bin::FullNamed,
+            ("disallowed", _) => Bin::FullGlobal,
+            ("partial", _) if named => Bin::PartialNamed,
+            ("partial", _) => Bin::PartialGlobal,
+            ("allowed", _) => Bin::Allowed,
+            _ => Bin::Unknown,
+        }
+    }
+
+    fn count(self, c: &mut Counts) {
+        *match self {
+            Bin::Unreachable => &mut c.unreachable,
+            Bin::FullNamed => &mut c.full_named,
+            Bin::FullGlobal => &mut c.full_global,
+            Bin::PartialNamed => &mut c.partial_named,
+            Bin::PartialGlobal => &mut c.partial_global,
+            Bin::Allowed => &mut c.allowed,
+            Bin::Unknown => &mut c.unknown,
+        } += 1;
+    }
 }
 
 impl Tally {
     /// A tally for the crawlers `tokens` (in the schema's order).
     pub fn new(tokens: &[String]) -> Tally {
-        Tally { tokens: tokens.to_vec(), crawls: BTreeMap::new() }
+        Tally {
+            tokens: tokens.to_vec(),
+            crawls: BTreeMap::new(),
+            bins: Default::default(),
+        }
     }
 
     /// Counts one row.
@@ -106,18 +159,16 @@ impl Tally {
         };
         crawl.sites += 1;
         crawl.with_robots += u64::from(row.eval.class == "success");
-        for (c, v) in crawl.crawlers.iter_mut().zip(row.eval.verdicts.iter()) {
-            let named = v.via == Some("named");
-            let n = match (v.access, v.via) {
-                ("disallowed", None) => &mut c.unreachable,
-                ("disallowed", _) if named => &mut c.full_named,
-                ("disallowed", _) => &mut c.full_global,
-                ("partial", _) if named => &mut c.partial_named,
-                ("partial", _) => &mut c.partial_global,
-                ("allowed", _) => &mut c.allowed,
-                _ => &mut c.unknown,
-            };
-            *n += 1;
+        let list = &row.eval.verdicts;
+        let at = Arc::as_ptr(list).cast::<Verdict>() as usize;
+        if self.bins.len() >= TALLY_LISTS && !self.bins.contains_key(&at) {
+            self.bins.clear();
+        }
+        let (_, bins) = self.bins.entry(at).or_insert_with(|| {
+            (Arc::clone(list), list.iter().map(Bin::of).collect())
+        });
+        for (c, bin) in crawl.crawlers.iter_mut().zip(bins.iter()) {
+            bin.count(c);
         }
     }
 
@@ -347,4 +398,77 @@ pub fn chart(crawls: &[&Crawl]) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use robotrules_analysis::Catalogue;
+
+    use super::*;
+    use crate::eval::{evaluate, evaluate_body, Memo};
+    use crate::{Capture, Options, Schema};
+
+    fn row(eval: crate::Evaluation) -> Row {
+        Row {
+            crawl: "CC-MAIN-2024-10".into(),
+            site: String::new(),
+            url: String::new(),
+            captures: 1,
+            hops: 0,
+            redirect_stop: None,
+            final_url: String::new(),
+            date: String::new(),
+            file: String::new(),
+            offset: 0,
+            eval,
+        }
+    }
+
+    #[test]
+    fn rows_that_share_a_list_count_as_rows_apart() {
+        let options = Options::new(Catalogue::builtin());
+        let tokens = Schema::new(&options.catalogue).tokens().to_vec();
+        let captures: Vec<Capture> = [
+            (200, &b"User-agent: *\nDisallow: /a\n"[..]),
+            (200, b"User-agent: *\nDisallow: /b\n"),
+            (200, b"User-agent: GPTBot\nDisallow: /\n"),
+            (404, b""),
+            (503, b""),
+            (200, b"User-agent: *\nDisallow: /\n"),
+        ]
+        .iter()
+        .map(|&(status, body)| Capture {
+            status: Some(status),
+            body: body.to_vec(),
+            ..Capture::default()
+        })
+        .collect();
+        // Through one memo (lists shared) and each alone (none shared),
+        // over and over, with the remembered lists cleared on the way.
+        let memo = Memo::default();
+        let (mut shared, mut apart) =
+            (Tally::new(&tokens), Tally::new(&tokens));
+        for i in 0..3 * TALLY_LISTS {
+            let c = &captures[i * 7 % captures.len()];
+            let body = Cow::Borrowed(&c.body[..]);
+            shared.add(&row(evaluate_body(c, body, &options, &memo)));
+            apart.add(&row(evaluate(c, &options)));
+            assert!(apart.bins.len() <= TALLY_LISTS);
+        }
+        let (shared, apart) = (shared.finish(), apart.finish());
+        assert_eq!(shared, apart);
+        // GPTBot: fully blocked by name in a sixth of the rows, through `*`
+        // in another sixth, unreachable in a sixth.
+        let gpt =
+            apart.crawls[0].crawlers.iter().find(|c| c.token == "GPTBot");
+        let gpt = gpt.unwrap();
+        let sixth = (3 * TALLY_LISTS / 6) as u64;
+        assert_eq!(
+            (gpt.full_named, gpt.full_global, gpt.unreachable, gpt.allowed),
+            (sixth, sixth, sixth, sixth)
+        );
+        assert_eq!(gpt.partial_global, 2 * sixth);
+    }
 }
