@@ -874,7 +874,23 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_lists_stay_bounded_in_bytes() {
+    fn the_shared_lists_stay_bounded() {
+        // Each crawl-delay is another list: past `most` lists, the memo
+        // starts again.
+        let fill = |o: &Options, most: usize| {
+            let memo = Memo::default();
+            for i in 0..most + 10 {
+                let body = format!("User-agent: *\nCrawl-delay: {i}\n");
+                let e = through(&capture(200, body.as_bytes()), o, &memo);
+                assert_eq!(e.verdicts[0].crawl_delay, Some(i as f64));
+                let lists = memo.lists.lock().unwrap().len();
+                assert!((1..=most).contains(&lists), "{lists}");
+            }
+        };
+        // One crawler: the count bounds the lists.
+        let gpt = ["GPTBot".to_string()];
+        let o = crate::dist::agents(Catalogue::builtin(), &gpt).unwrap();
+        fill(&Options::new(o), MEMO_LISTS);
         // 2,000 crawlers: lists of 96,000 bytes, at most 87 of them.
         let crawlers = (0..2000)
             .map(|i| {
@@ -891,31 +907,7 @@ mod tests {
             })
             .collect();
         let o = Options::new(Catalogue::new(crawlers).unwrap());
-        let memo = Memo::default();
-        let most = MEMO_LIST_BYTES / (2000 * std::mem::size_of::<Verdict>());
-        for i in 0..most + 10 {
-            let body = format!("User-agent: *\nCrawl-delay: {i}\n");
-            through(&capture(200, body.as_bytes()), &o, &memo);
-            let lists = memo.lists.lock().unwrap().len();
-            assert!((1..=most).contains(&lists), "{lists}");
-        }
-    }
-
-    #[test]
-    fn the_shared_lists_stay_bounded() {
-        let memo = Memo::default();
-        let gpt = ["GPTBot".to_string()];
-        let o = Options::new(
-            crate::dist::agents(Catalogue::builtin(), &gpt).unwrap(),
-        );
-        // Each crawl-delay is another list.
-        for i in 0..MEMO_LISTS + 10 {
-            let body = format!("User-agent: *\nCrawl-delay: {i}\n");
-            let e = through(&capture(200, body.as_bytes()), &o, &memo);
-            assert_eq!(e.verdicts[0].crawl_delay, Some(i as f64));
-            let lists = memo.lists.lock().unwrap().len();
-            assert!((1..=MEMO_LISTS).contains(&lists), "{lists}");
-        }
+        fill(&o, MEMO_LIST_BYTES / (2000 * std::mem::size_of::<Verdict>()));
     }
 
     #[test]
