@@ -364,11 +364,6 @@ impl Index {
         self.len() == 0
     }
 
-    fn get(&self, k: u128) -> Option<Entry> {
-        let shard = &self.shards[(k % SHARDS as u128) as usize];
-        shard.lock().unwrap_or_else(|e| e.into_inner()).get(&k).cloned()
-    }
-
     /// Resolves every site's redirects inside the data, and returns the
     /// plan of pass two: which capture to evaluate for which sites.
     ///
@@ -379,27 +374,31 @@ impl Index {
     /// site. A target the data does not hold stops the chain
     /// (`not_captured`).
     pub fn resolve(self) -> Plan {
-        // The kept captures leave the entries first: entries are cloned
-        // below, captures never.
+        // The shards, no longer shared: read without locks, in place.
+        let mut shards: Vec<Map<u128, Entry>> = self
+            .shards
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
         let mut kept: Map<Pos, Box<Kept>> = Map::default();
-        for shard in &self.shards {
-            let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        for map in &mut shards {
             for e in map.values_mut() {
                 if let Some(c) = e.kept.take() {
                     kept.insert(e.pos, c);
                 }
             }
         }
-        let mut all: Vec<Entry> = Vec::new();
-        for shard in &self.shards {
-            let map = shard.lock().unwrap_or_else(|e| e.into_inner());
-            all.extend(map.values().filter(|e| e.site).cloned());
-        }
+        let find = |k: u128| shards[(k % SHARDS as u128) as usize].get(&k);
+        let sites: Vec<&Entry> = shards
+            .iter()
+            .flat_map(|m| m.values())
+            .filter(|e| e.site)
+            .collect();
         // Each site's capture and how it was reached: redirects are
         // followed on the pool's threads, then every origin is put in
         // file order (and, at one capture, the site's own first, then by
         // URL: no two origins of a capture share both).
-        let mut origins: Vec<(Pos, Origin)> = all
+        let mut origins: Vec<(Pos, Origin)> = sites
             .into_par_iter()
             .map(|entry| {
                 let captures = entry.count as i32;
@@ -408,7 +407,7 @@ impl Index {
                 };
                 let (crawl, url, location) = &**redirect;
                 let (pos, how) =
-                    self.follow(&entry, crawl, url, location.as_deref());
+                    follow(&find, entry, crawl, url, location.as_deref());
                 (pos, Origin { captures, redirect: Some(Box::new(how)) })
             })
             .collect();
@@ -431,49 +430,51 @@ impl Index {
         }
         Plan { by_source, kept: kept_by_source }
     }
+}
 
-    fn follow(
-        &self,
-        entry: &Entry,
-        crawl: &str,
-        url: &str,
-        location: Option<&str>,
-    ) -> (Pos, Followed) {
-        let mut followed = Followed {
-            crawl: crawl.to_string(),
-            url: url.to_string(),
-            hops: 0,
-            stop: None,
-            final_url: url.to_string(),
-            status: Some(entry.status),
+/// Follows the redirects of `entry`, the chosen capture of `url`, from
+/// `location`, through the chosen captures that `find` gives by key.
+fn follow<'a>(
+    find: &impl Fn(u128) -> Option<&'a Entry>,
+    entry: &Entry,
+    crawl: &str,
+    url: &str,
+    location: Option<&str>,
+) -> (Pos, Followed) {
+    let mut followed = Followed {
+        crawl: crawl.to_string(),
+        url: url.to_string(),
+        hops: 0,
+        stop: None,
+        final_url: url.to_string(),
+        status: Some(entry.status),
+    };
+    let Ok(start) = Url::parse(url) else {
+        followed.stop = Some("no_location");
+        return (entry.pos, followed);
+    };
+    let mut redirects = Redirects::new(start);
+    let mut location = location.map(str::to_string);
+    loop {
+        let next = match redirects.follow(location.as_deref()) {
+            Ok(next) => next,
+            Err(stop) => {
+                followed.stop = Some(stop_name(stop));
+                return (entry.pos, followed);
+            }
         };
-        let Ok(start) = Url::parse(url) else {
-            followed.stop = Some("no_location");
+        followed.hops = redirects.count() as i32;
+        // The target as the index keys it (no fragment, no user
+        // info).
+        let (next, _) = normal(next.as_str());
+        followed.final_url.clone_from(&next);
+        let Some(target) = find(key(crawl, &next)) else {
+            followed.stop = Some("not_captured");
             return (entry.pos, followed);
         };
-        let mut redirects = Redirects::new(start);
-        let mut location = location.map(str::to_string);
-        loop {
-            let next = match redirects.follow(location.as_deref()) {
-                Ok(next) => next,
-                Err(stop) => {
-                    followed.stop = Some(stop_name(stop));
-                    return (entry.pos, followed);
-                }
-            };
-            followed.hops = redirects.count() as i32;
-            // The target as the index keys it (no fragment, no user
-            // info).
-            let (next, _) = normal(next.as_str());
-            followed.final_url.clone_from(&next);
-            let Some(target) = self.get(key(crawl, &next)) else {
-                followed.stop = Some("not_captured");
-                return (entry.pos, followed);
-            };
-            match &target.redirect {
-                Some(r) => location = r.2.clone(),
-                None => return (target.pos, followed),
-            }
+        match &target.redirect {
+            Some(r) => location = r.2.clone(),
+            None => return (target.pos, followed),
         }
     }
 }

@@ -441,44 +441,56 @@ impl Verdicts {
         self.rows.push(at);
     }
 
-    /// Fills the crawlers' columns, three a crawler, from the rows'
-    /// lists, and forgets the rows. A list shorter than the crawlers
-    /// leaves the rest of its row's cells null.
-    fn fill(&mut self, columns: &mut [(Buffer, Vec<i16>)]) {
-        let mut places = Vec::with_capacity(self.lists.len());
-        let mut delays = Vec::with_capacity(self.lists.len());
-        for (k, crawler) in columns.chunks_exact_mut(3).enumerate() {
-            let [(access, access_defs), (via, via_defs), (delay, delay_defs)] =
-                crawler
-            else {
-                unreachable!("chunks of three")
-            };
-            let verdict = |list: &Arc<[Verdict]>| list.get(k).copied();
-            self.fill_words(access, access_defs, &mut places, |list| {
+    /// Fills column `part` (0 `access_`, 1 `via_`, 2 `delay_`) of the
+    /// crawler at `k` from the rows' lists. A list shorter than the
+    /// crawlers leaves the rest of its row's cells null.
+    fn fill_column(
+        &self,
+        k: usize,
+        part: usize,
+        buffer: &mut Buffer,
+        defs: &mut Vec<i16>,
+    ) {
+        let verdict = |list: &Arc<[Verdict]>| list.get(k).copied();
+        match part {
+            0 => self.fill_words(buffer, defs, |list| {
                 verdict(list).map(|v| v.access)
-            });
-            self.fill_words(via, via_defs, &mut places, |list| {
+            }),
+            1 => self.fill_words(buffer, defs, |list| {
                 verdict(list).and_then(|v| v.via)
-            });
-            delays.clear();
-            delays.extend(
-                self.lists
+            }),
+            _ => {
+                let delays: Vec<Option<f64>> = self
+                    .lists
                     .iter()
-                    .map(|l| verdict(l).and_then(|v| v.crawl_delay)),
-            );
-            match delay {
-                Buffer::F64(values) => {
-                    // A gather a pass: no test of room a value.
-                    let of = |&row: &u32| delays[row as usize];
-                    delay_defs.extend(
-                        self.rows.iter().map(|r| i16::from(of(r).is_some())),
-                    );
-                    values.extend(self.rows.iter().filter_map(of));
-                }
-                // Not a column of numbers: nulls, as `put_cell` makes.
-                _ => delay_defs.resize(delay_defs.len() + self.rows.len(), 0),
+                    .map(|l| verdict(l).and_then(|v| v.crawl_delay))
+                    .collect();
+                let Buffer::F64(values) = buffer else {
+                    // Not a column of numbers: nulls, as `put_cell` makes.
+                    defs.resize(defs.len() + self.rows.len(), 0);
+                    return;
+                };
+                // A gather a pass: no test of room a value.
+                let of = |&row: &u32| delays[row as usize];
+                defs.extend(
+                    self.rows.iter().map(|r| i16::from(of(r).is_some())),
+                );
+                values.extend(self.rows.iter().filter_map(of));
             }
         }
+    }
+
+    /// Fills every crawler's columns, three a crawler, and forgets the
+    /// rows.
+    #[cfg(test)]
+    fn fill(&mut self, columns: &mut [(Buffer, Vec<i16>)]) {
+        for (i, (buffer, defs)) in columns.iter_mut().enumerate() {
+            self.fill_column(i / 3, i % 3, buffer, defs);
+        }
+        self.clear();
+    }
+
+    fn clear(&mut self) {
         self.lists.clear();
         self.place.clear();
         self.rows.clear();
@@ -491,10 +503,9 @@ impl Verdicts {
         &self,
         buffer: &mut Buffer,
         defs: &mut Vec<i16>,
-        places: &mut Vec<Option<u8>>,
         word: impl Fn(&Arc<[Verdict]>) -> Option<&'static str>,
     ) {
-        places.clear();
+        let mut places = Vec::with_capacity(self.lists.len());
         for list in &self.lists {
             let Some(w) = word(list) else {
                 places.push(None);
@@ -637,20 +648,29 @@ impl<W: Write + Send> Parquet<W> {
         if self.rows == 0 {
             return Ok(());
         }
-        if let Some(first) = self.crawlers {
-            self.verdicts.fill(&mut self.columns[first..]);
-        }
         let descrs = self.writer.schema_descr().columns().to_vec();
         let props = self.writer.properties().clone();
-        let encode = |((buffer, defs), descr): (
-            &mut (Buffer, Vec<i16>),
-            ColumnDescPtr,
+        let (first, verdicts) = (self.crawlers, &self.verdicts);
+        let encode = |(i, ((buffer, defs), descr)): (
+            usize,
+            (&mut (Buffer, Vec<i16>), ColumnDescPtr),
         )| {
+            // A crawler's column is made just before it is encoded, and
+            // its room given back after: the crawlers' columns, most of
+            // the table, take the room of one at a time (of two, on two
+            // threads), not of all of them.
+            let crawler = first.and_then(|f| i.checked_sub(f));
+            if let Some(c) = crawler {
+                verdicts.fill_column(c / 3, c % 3, buffer, defs);
+            }
             let out = encode_column(descr, props.clone(), buffer, defs);
-            clear(buffer, defs);
+            match crawler {
+                Some(_) => release(buffer, defs),
+                None => clear(buffer, defs),
+            }
             out
         };
-        let columns = self.columns.iter_mut().zip(descrs);
+        let columns = self.columns.iter_mut().zip(descrs).enumerate();
         let chunks: Vec<_> = if rayon::current_thread_index().is_some() {
             use rayon::prelude::*;
             columns.collect::<Vec<_>>().into_par_iter().map(encode).collect()
@@ -663,9 +683,27 @@ impl<W: Write + Send> Parquet<W> {
             group.append_column(&bytes, close).map_err(perr)?;
         }
         group.close().map_err(perr)?;
+        self.verdicts.clear();
         self.rows = 0;
         Ok(())
     }
+}
+
+/// Empties a column's buffers and gives their room back (a column of
+/// words keeps its words).
+fn release(buffer: &mut Buffer, defs: &mut Vec<i16>) {
+    match buffer {
+        Buffer::Str(v, ends) => {
+            *v = Vec::new();
+            *ends = Vec::new();
+        }
+        Buffer::Vocab(_, at) => *at = Vec::new(),
+        Buffer::I32(v) => *v = Vec::new(),
+        Buffer::I64(v) => *v = Vec::new(),
+        Buffer::F64(v) => *v = Vec::new(),
+        Buffer::Bool(v) => *v = Vec::new(),
+    }
+    *defs = Vec::new();
 }
 
 /// Empties a column's buffers, keeping their room.
@@ -1070,6 +1108,134 @@ mod tests {
         assert_eq!(got[0].1.len(), 3 * lists.len());
         for ((w, wd), (g, gd)) in want.iter().zip(&got) {
             assert_eq!(cells(g, gd), cells(w, wd));
+        }
+    }
+
+    /// Puts `rows` into a Parquet file (on a pool of two threads if
+    /// `pool`) and reads its cells back as text, `None` for a null.
+    fn put_and_read(
+        schema: &Schema,
+        rows: &[Row],
+        pool: bool,
+    ) -> Vec<Vec<Option<String>>> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::record::Field;
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let write = || {
+            let out = Box::new(file.reopen().unwrap());
+            let mut p =
+                values(out, Format::Parquet, schema.columns()).unwrap();
+            for row in rows {
+                p.put(row, 0).unwrap();
+            }
+            p.done().unwrap();
+        };
+        if pool {
+            let threads = rayon::ThreadPoolBuilder::new().num_threads(2);
+            threads.build().unwrap().install(write);
+        } else {
+            write();
+        }
+        let reader =
+            SerializedFileReader::new(file.reopen().unwrap()).unwrap();
+        assert_eq!(
+            reader.metadata().num_row_groups(),
+            rows.len().div_ceil(ROW_GROUP)
+        );
+        let cell = |f: &Field| match f {
+            Field::Null => None,
+            Field::Str(s) => Some(s.clone()),
+            Field::Int(n) => Some(n.to_string()),
+            Field::Long(n) => Some(n.to_string()),
+            Field::Double(d) => Some(d.to_string()),
+            Field::Bool(b) => Some(b.to_string()),
+            other => panic!("unexpected {other:?}"),
+        };
+        reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| {
+                r.unwrap().get_column_iter().map(|(_, f)| cell(f)).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_of_two_row_groups_read_back_as_put() {
+        use robotrules_analysis::{Catalogue, Crawler, Purpose};
+        let crawler = |t: &str| Crawler::new(t, "X", Purpose::Other);
+        let catalogue =
+            Catalogue::new(vec![crawler("a"), crawler("b")]).unwrap();
+        let schema = Schema::new(&catalogue);
+        let v =
+            |access, via, crawl_delay| Verdict { access, via, crawl_delay };
+        let shared: [Arc<[Verdict]>; 3] = [
+            vec![v("allowed", Some("global"), None); 2].into(),
+            vec![
+                v("partial", Some("named"), Some(1.5)),
+                v("disallowed", None, None),
+            ]
+            .into(),
+            // Shorter than the crawlers: the rest of the row is null.
+            vec![v("unknown", None, Some(0.0))].into(),
+        ];
+        let rows: Vec<Row> = (0..ROW_GROUP + 1_000)
+            .map(|i| {
+                let verdicts = match i % 7 {
+                    // A list of its own, as when the memo is full.
+                    6 => shared[i % 2].to_vec().into(),
+                    k => Arc::clone(&shared[k % 3]),
+                };
+                Row {
+                    crawl: "CC-MAIN-2024-10".into(),
+                    site: format!("https://s{i}.example"),
+                    url: format!("https://s{i}.example/robots.txt"),
+                    captures: 1,
+                    hops: (i % 3) as i32,
+                    redirect_stop: (i % 5 == 0).then(|| "loop".to_string()),
+                    final_url: format!("https://s{i}.example/robots.txt"),
+                    date: "2024-02-20T10:00:00Z".into(),
+                    file: "a.warc.gz".into(),
+                    offset: i as i64 * 1000,
+                    eval: crate::Evaluation {
+                        status: Some(200),
+                        class: "success",
+                        body_kind: Some("text"),
+                        size: Some(i as i64),
+                        truncated: Some(false),
+                        hash: Some(format!("{i:016x}")),
+                        groups: Some(1),
+                        rules: Some(2),
+                        sitemaps: None,
+                        lint_errors: Some(0),
+                        lint_warnings: Some(1),
+                        verdicts,
+                    },
+                }
+            })
+            .collect();
+        let text = |v: Value| match v {
+            Value::Null => None,
+            Value::Str(s) => Some(s),
+            Value::Int(n) => Some(n.to_string()),
+            Value::F64(f) => Some(f.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+        };
+        let want: Vec<Vec<Option<String>>> = rows
+            .iter()
+            .map(|r| {
+                let mut cells: Vec<_> =
+                    r.values().into_iter().map(text).collect();
+                cells.resize(schema.columns().len(), None);
+                cells
+            })
+            .collect();
+        for pool in [false, true] {
+            let got = put_and_read(&schema, &rows, pool);
+            assert_eq!(got.len(), want.len());
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g, w, "row {i}, pool {pool}");
+            }
         }
     }
 }
