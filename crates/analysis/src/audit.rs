@@ -218,8 +218,22 @@ fn walk(
     let global: Vec<usize> =
         dedup(agents.iter().filter(|(_, a)| a.is_global()).map(|&(g, _)| g));
     let any_global = !global.is_empty();
+    // The groups that name a crawler of the catalogue, as (the crawler's
+    // place, the group), in file order: a lookup a line rather than a
+    // comparison with every crawler (`Agent::is_named_by`).
+    let names: Vec<(usize, usize)> = if want_lines {
+        Vec::new()
+    } else {
+        agents
+            .iter()
+            .filter(|(_, a)| !a.is_global())
+            .filter_map(|&(g, a)| {
+                Some((catalogue.place_of_token(a.product_token())?, g))
+            })
+            .collect()
+    };
     let mut named_groups = Vec::new();
-    for crawler in catalogue.crawlers() {
+    for (place, crawler) in catalogue.crawlers().iter().enumerate() {
         let token = crawler.token.as_str();
         let (named, groups, lines) = if want_lines {
             let selection = robots.select(&[token]);
@@ -244,10 +258,7 @@ fn walk(
             // groups: what `Robots::select` returns.
             named_groups.clear();
             named_groups.extend(dedup(
-                agents
-                    .iter()
-                    .filter(|(_, a)| a.is_named_by(token))
-                    .map(|&(g, _)| g),
+                names.iter().filter(|&&(p, _)| p == place).map(|&(_, g)| g),
             ));
             let named = !named_groups.is_empty();
             let groups = if named { &named_groups } else { &global };

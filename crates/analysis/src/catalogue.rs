@@ -1,7 +1,8 @@
 //! The catalogue of well-known crawlers.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The catalogue shipped with the crate, in the TOML form that
 /// [`Catalogue::from_toml`] reads.
@@ -162,9 +163,26 @@ impl Crawler {
 /// assert_eq!(mine.len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Catalogue {
     crawlers: Vec<Crawler>,
+    /// Each crawler's place, by its token in lower case: made when first
+    /// needed.
+    places: OnceLock<HashMap<Box<[u8]>, usize>>,
+}
+
+impl PartialEq for Catalogue {
+    fn eq(&self, other: &Catalogue) -> bool {
+        self.crawlers == other.crawlers
+    }
+}
+
+impl Eq for Catalogue {}
+
+impl fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Catalogue").field("crawlers", &self.crawlers).finish()
+    }
 }
 
 impl Catalogue {
@@ -209,7 +227,7 @@ impl Catalogue {
                 ));
             }
         }
-        Ok(Catalogue { crawlers })
+        Ok(Catalogue { crawlers, places: OnceLock::new() })
     }
 
     /// Reads a catalogue from TOML: one `[[crawler]]` table per crawler,
@@ -337,6 +355,27 @@ impl Catalogue {
     /// The crawler whose token is `token`, ignoring ASCII case.
     pub fn get(&self, token: &str) -> Option<&Crawler> {
         self.crawlers.iter().find(|c| c.token.eq_ignore_ascii_case(token))
+    }
+
+    /// The place of the crawler that a `user-agent` line of product token
+    /// `token` names ([`robotrules::Agent::is_named_by`]: the same token,
+    /// ignoring ASCII case): one lookup, not a comparison with every
+    /// crawler's token.
+    pub(crate) fn place_of_token(&self, token: &[u8]) -> Option<usize> {
+        let places = self.places.get_or_init(|| {
+            let lower = |c: &Crawler| c.token.to_ascii_lowercase();
+            let key = |c| lower(c).into_bytes().into_boxed_slice();
+            self.crawlers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (key(c), i))
+                .collect()
+        });
+        if token.iter().any(u8::is_ascii_uppercase) {
+            places.get(&token.to_ascii_lowercase()[..]).copied()
+        } else {
+            places.get(token).copied()
+        }
     }
 
     /// The number of crawlers.
@@ -593,5 +632,25 @@ mod tests {
         }
         assert!(Purpose::AiSearch.is_ai());
         assert!(!Purpose::Seo.is_ai());
+    }
+
+    #[test]
+    fn a_token_finds_its_crawler_in_any_case() {
+        let catalogue = Catalogue::builtin();
+        let place = |t: &[u8]| catalogue.place_of_token(t);
+        for (i, c) in catalogue.crawlers().iter().enumerate() {
+            let token = c.token.as_bytes();
+            assert_eq!(place(token), Some(i));
+            assert_eq!(place(&token.to_ascii_uppercase()), Some(i));
+            assert_eq!(place(&token.to_ascii_lowercase()), Some(i));
+            assert_eq!(place(&[token, b"x"].concat()), None);
+            assert_eq!(place(&token[1..]), None);
+        }
+        assert_eq!(place(b""), None);
+        assert_eq!(place("gptb\u{f6}t".as_bytes()), None);
+        // A clone finds the same, and the places are not part of equality.
+        let copy = catalogue.clone();
+        assert_eq!(copy.place_of_token(b"GPTBOT"), place(b"gptbot"));
+        assert_eq!(copy, Catalogue::builtin());
     }
 }

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use std::sync::{Arc, Mutex};
 
+use robotrules::{Robots, Tag};
 use robotrules_analysis::{
     audit_brief, lint_robots, BodyKind, Catalogue, Severity, Via,
 };
@@ -563,18 +564,35 @@ pub(crate) fn evaluate_body_why(
         })
         .collect::<Arc<[Verdict]>>();
     let verdicts = memo.share(verdicts);
+    let (rules, sitemaps) = counts(&robots);
     let meaning = Meaning {
         body_kind: BodyKind::of(body).as_str(),
         hash: format!("{hash:016x}"),
         groups: robots.groups().len() as i32,
-        rules: robots.groups().map(|g| g.rules().count() as i32).sum(),
-        sitemaps: robots.sitemaps().count() as i32,
+        rules,
+        sitemaps,
         lint,
         verdicts,
     };
     memo.put(hash, response.body, &meaning);
     meaning.apply(&mut e);
     e
+}
+
+/// The rules of a file's groups, and its `sitemap` lines: in one pass over
+/// its lines. A rule is in a group unless it comes before the first
+/// `user-agent` line (`Robots::orphan_rules`).
+fn counts(robots: &Robots) -> (i32, i32) {
+    let (mut rules, mut sitemaps) = (0usize, 0usize);
+    for line in robots.lines() {
+        match line.tag() {
+            Some(Tag::Allow | Tag::Disallow) => rules += 1,
+            Some(Tag::Sitemap) => sitemaps += 1,
+            _ => {}
+        }
+    }
+    let rules = rules - robots.orphan_rules().count();
+    (rules as i32, sitemaps as i32)
 }
 
 /// The evaluation for every crawler when a redirect chain ends without a
@@ -959,5 +977,25 @@ mod tests {
         assert!(bytes > MEMO_BYTES - 5000, "{bytes}");
         let left = memo.seen().by_hash.len();
         assert!(left < MEMO_ENTRIES / 4, "{left}");
+    }
+
+    #[test]
+    fn counts_are_those_of_the_groups() {
+        let mut files = robotrules_testdata::corpus_files();
+        files.extend(robotrules_testdata::adversarial_files());
+        assert!(files.len() > 16_000);
+        for path in files {
+            let body = std::fs::read(&path).unwrap();
+            let robots = Robots::parse(&body);
+            let rules =
+                robots.groups().map(|g| g.rules().count()).sum::<usize>();
+            let sitemaps = robots.sitemaps().count();
+            assert_eq!(
+                counts(&robots),
+                (rules as i32, sitemaps as i32),
+                "{}",
+                path.display()
+            );
+        }
     }
 }
