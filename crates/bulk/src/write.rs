@@ -426,7 +426,20 @@ struct Verdicts {
     place: crate::site::Map<usize, u32>,
     /// Each row's place in `lists`.
     rows: Vec<u32>,
+    /// The lists' cells a column after the other (`Verdicts::prepare`):
+    /// for crawler `k` and list `l`, at `k * lists.len() + l`, the place
+    /// of its `access_` and `via_` words among their column's words
+    /// ([`NO_WORD`], [`ROW_BY_ROW`]) and its crawl-delay.
+    access: Vec<u16>,
+    via: Vec<u16>,
+    delay: Vec<Option<f64>>,
 }
+
+/// A cell of [`Verdicts::access`] or [`Verdicts::via`] without a word.
+const NO_WORD: u16 = u16::MAX;
+/// A cell whose column is not one of words (or has more than 256): the
+/// column is then filled row by row.
+const ROW_BY_ROW: u16 = u16::MAX - 1;
 
 impl Verdicts {
     fn push(&mut self, list: &Arc<[Verdict]>) {
@@ -441,9 +454,40 @@ impl Verdicts {
         self.rows.push(at);
     }
 
+    /// Reads each list once, in order, into the tables of
+    /// [`Verdicts::access`], [`Verdicts::via`] and [`Verdicts::delay`],
+    /// placing the words among the words of `columns`, the crawlers'
+    /// columns (three a crawler). Reading the cells of one column from
+    /// every list instead touched each list once a column.
+    fn prepare(&mut self, columns: &mut [(Buffer, Vec<i16>)]) {
+        let n = self.lists.len();
+        let crawlers = columns.len() / 3;
+        self.access.clear();
+        self.access.resize(crawlers * n, NO_WORD);
+        self.via.clear();
+        self.via.resize(crawlers * n, NO_WORD);
+        self.delay.clear();
+        self.delay.resize(crawlers * n, None);
+        let place = |buffer: &mut Buffer, word| {
+            place_of(buffer, word).map_or(ROW_BY_ROW, u16::from)
+        };
+        for (l, list) in self.lists.iter().enumerate() {
+            let cells = list.iter().zip(columns.chunks_exact_mut(3));
+            for (k, (v, crawler)) in cells.enumerate() {
+                let at = k * n + l;
+                self.access[at] = place(&mut crawler[0].0, v.access);
+                if let Some(w) = v.via {
+                    self.via[at] = place(&mut crawler[1].0, w);
+                }
+                self.delay[at] = v.crawl_delay;
+            }
+        }
+    }
+
     /// Fills column `part` (0 `access_`, 1 `via_`, 2 `delay_`) of the
-    /// crawler at `k` from the rows' lists. A list shorter than the
-    /// crawlers leaves the rest of its row's cells null.
+    /// crawler at `k` from the rows' lists, once [`Verdicts::prepare`]d.
+    /// A list shorter than the crawlers leaves the rest of its row's cells
+    /// null.
     fn fill_column(
         &self,
         k: usize,
@@ -451,27 +495,37 @@ impl Verdicts {
         buffer: &mut Buffer,
         defs: &mut Vec<i16>,
     ) {
-        let verdict = |list: &Arc<[Verdict]>| list.get(k).copied();
+        let n = self.lists.len();
+        let cells = k * n..(k + 1) * n;
         match part {
-            0 => self.fill_words(buffer, defs, |list| {
-                verdict(list).map(|v| v.access)
-            }),
-            1 => self.fill_words(buffer, defs, |list| {
-                verdict(list).and_then(|v| v.via)
-            }),
+            0 | 1 => {
+                let table = if part == 0 { &self.access } else { &self.via };
+                let places = table.get(cells).unwrap_or_default();
+                self.fill_words(
+                    buffer,
+                    defs,
+                    places,
+                    |v| match part {
+                        0 => Some(v.access),
+                        _ => v.via,
+                    },
+                    k,
+                );
+            }
             _ => {
-                let delays: Vec<Option<f64>> = self
-                    .lists
-                    .iter()
-                    .map(|l| verdict(l).and_then(|v| v.crawl_delay))
-                    .collect();
+                let delays = self.delay.get(cells).unwrap_or_default();
                 let Buffer::F64(values) = buffer else {
                     // Not a column of numbers: nulls, as `put_cell` makes.
                     defs.resize(defs.len() + self.rows.len(), 0);
                     return;
                 };
-                // A gather a pass: no test of room a value.
-                let of = |&row: &u32| delays[row as usize];
+                let of =
+                    |&row: &u32| delays.get(row as usize).copied().flatten();
+                if delays.iter().all(Option::is_none) {
+                    // No crawl-delay in the row group (most crawlers).
+                    defs.resize(defs.len() + self.rows.len(), 0);
+                    return;
+                }
                 defs.extend(
                     self.rows.iter().map(|r| i16::from(of(r).is_some())),
                 );
@@ -484,6 +538,7 @@ impl Verdicts {
     /// rows.
     #[cfg(test)]
     fn fill(&mut self, columns: &mut [(Buffer, Vec<i16>)]) {
+        self.prepare(columns);
         for (i, (buffer, defs)) in columns.iter_mut().enumerate() {
             self.fill_column(i / 3, i % 3, buffer, defs);
         }
@@ -496,44 +551,45 @@ impl Verdicts {
         self.rows.clear();
     }
 
-    /// Fills a column of words with the word of each row's list, `word`
-    /// of it: each list's word is placed in the column's words once,
-    /// then each row takes its list's place.
+    /// Fills a column of words from the places of its lists' words
+    /// (`places`, one a list): each row takes its list's place. A column
+    /// that is not one of words is filled row by row with `word` of the
+    /// `k`th verdict of each row's list.
     fn fill_words(
         &self,
         buffer: &mut Buffer,
         defs: &mut Vec<i16>,
-        word: impl Fn(&Arc<[Verdict]>) -> Option<&'static str>,
+        places: &[u16],
+        word: impl Fn(&Verdict) -> Option<&'static str>,
+        k: usize,
     ) {
-        let mut places = Vec::with_capacity(self.lists.len());
-        for list in &self.lists {
-            let Some(w) = word(list) else {
-                places.push(None);
-                continue;
-            };
-            match place_of(buffer, w) {
-                Some(p) => places.push(Some(p)),
-                // Not a column of words (or more than 256 of them): the
-                // rows are put one by one.
-                None => {
-                    for &row in &self.rows {
-                        let w = word(&self.lists[row as usize]);
-                        defs.push(i16::from(
-                            w.is_some_and(|w| push_word(buffer, w)),
-                        ));
-                    }
-                    return;
-                }
+        if places.contains(&ROW_BY_ROW) {
+            for &row in &self.rows {
+                let v = self.lists[row as usize].get(k);
+                let w = v.and_then(&word);
+                defs.push(i16::from(w.is_some_and(|w| push_word(buffer, w))));
             }
+            return;
         }
         let Buffer::Vocab(_, at) = buffer else {
             // No list has a word: every row is null.
             defs.resize(defs.len() + self.rows.len(), 0);
             return;
         };
-        let of = |&row: &u32| places[row as usize];
-        defs.extend(self.rows.iter().map(|r| i16::from(of(r).is_some())));
-        at.extend(self.rows.iter().filter_map(of));
+        let of =
+            |&row: &u32| places.get(row as usize).copied().unwrap_or(NO_WORD);
+        let rows = self.rows.len();
+        if !places.contains(&NO_WORD) {
+            // Every row has a word (every `access_` column): one pass.
+            defs.resize(defs.len() + rows, 1);
+            at.extend(self.rows.iter().map(|r| of(r) as u8));
+        } else if places.iter().all(|&p| p == NO_WORD) {
+            defs.resize(defs.len() + rows, 0);
+        } else {
+            defs.extend(self.rows.iter().map(|r| i16::from(of(r) != NO_WORD)));
+            let words = self.rows.iter().map(of).filter(|&p| p != NO_WORD);
+            at.extend(words.map(|p| p as u8));
+        }
     }
 }
 
@@ -650,6 +706,9 @@ impl<W: Write + Send> Parquet<W> {
         }
         let descrs = self.writer.schema_descr().columns().to_vec();
         let props = self.writer.properties().clone();
+        if let Some(first) = self.crawlers {
+            self.verdicts.prepare(&mut self.columns[first..]);
+        }
         let (first, verdicts) = (self.crawlers, &self.verdicts);
         let encode = |(i, ((buffer, defs), descr)): (
             usize,
