@@ -622,7 +622,7 @@ impl<W: Write + Send> Parquet<W> {
     fn new(out: W, schema: &[Column]) -> io::Result<Self> {
         let words: Vec<ColumnPath> = schema
             .iter()
-            .filter(|c| fixed_words(&c.name))
+            .filter(|c| fixed_words(&c.name) || c.name.starts_with("delay_"))
             .map(|c| ColumnPath::from(c.name.as_str()))
             .collect();
         let mut fields = Vec::new();
@@ -658,10 +658,11 @@ impl<W: Write + Send> Parquet<W> {
             .set_created_by("robotrules-bulk".into());
         // The columns of a few fixed words (the class, the body kind, each
         // crawler's access and via: 114 of 189 with the built-in
-        // catalogue) are written without statistics: every row group
-        // holds nearly every word, so their minimum and maximum would
+        // catalogue) and the crawl-delays (56) are written without
+        // statistics: every row group holds nearly every word, and
+        // delays from 0 to days, so their minimum and maximum would
         // prune nothing, and computing them cost more than the
-        // dictionary encoding of those columns.
+        // dictionary encoding of those columns (`words`).
         for path in words {
             props = props
                 .set_column_statistics_enabled(path, EnabledStatistics::None);
@@ -791,12 +792,24 @@ fn encode_column(
     buffer: &mut Buffer,
     defs: &[i16],
 ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-    if let Buffer::Vocab(words, at) = &*buffer {
+    match &*buffer {
         // A chunk of nulls only (its words came in an earlier row group)
         // goes through the column writer, as a chunk without words.
-        if !at.is_empty() && words::applies(&descr, &props) {
+        Buffer::Vocab(words, at)
+            if !at.is_empty() && words::applies(&descr, &props) =>
+        {
             return words::encode(descr, &props, words, at, defs);
         }
+        Buffer::F64(values)
+            if !values.is_empty() && words::applies(&descr, &props) =>
+        {
+            let chunk =
+                words::encode_doubles(descr.clone(), &props, values, defs);
+            if let Some(chunk) = chunk {
+                return chunk;
+            }
+        }
+        _ => {}
     }
     let mut sink = TrackedWrite::new(Vec::new());
     let close = {
@@ -1295,6 +1308,68 @@ mod tests {
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(g, w, "row {i}, pool {pool}");
             }
+        }
+    }
+
+    #[test]
+    fn crawl_delays_read_back_as_written() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::record::Field;
+        // `delay_x` is written by `words`, `other` by the column writer.
+        let schema = [
+            Column { name: "delay_x".into(), kind: Type::F64 },
+            Column { name: "other".into(), kind: Type::F64 },
+        ];
+        let mut p = Parquet::new(Vec::new(), &schema).unwrap();
+        let descr = p.writer.schema_descr().column(0);
+        assert!(words::applies(&descr, p.writer.properties()));
+        assert!(!words::applies(
+            &p.writer.schema_descr().column(1),
+            p.writer.properties()
+        ));
+        // A first row group of a few values (0.0 and -0.0 apart), a second
+        // of 300 distinct ones (past a dictionary of 256: the column
+        // writer's), a third of nulls only.
+        let few = [Some(0.0), None, Some(-0.0), Some(1.5), Some(1.5), None];
+        let rows: Vec<Option<f64>> = (0..ROW_GROUP)
+            .map(|i| few[i % few.len()])
+            .chain((0..ROW_GROUP).map(|i| Some((i % 300) as f64 / 4.0)))
+            .chain(std::iter::repeat_n(None, 10))
+            .collect();
+        for row in &rows {
+            for (buffer, defs) in p.columns.iter_mut() {
+                let present = row.is_some_and(|d| {
+                    put_cell(buffer, Cell::Ref(ValueRef::F64(d)))
+                });
+                defs.push(i16::from(present));
+            }
+            p.row_done().unwrap();
+        }
+        p.flush_group().unwrap();
+        let out = Bytes::from(p.writer.into_inner().unwrap());
+        let reader = SerializedFileReader::new(out).unwrap();
+        assert_eq!(reader.metadata().num_row_groups(), 3);
+        let first = reader.metadata().row_group(0);
+        assert!(first.column(0).statistics().is_none());
+        assert!(first.column(1).statistics().is_some());
+        let bits = |f: &Field| match f {
+            Field::Null => None,
+            Field::Double(d) => Some(d.to_bits()),
+            other => panic!("unexpected {other:?}"),
+        };
+        let got: Vec<[Option<u64>; 2]> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| {
+                let r = r.unwrap();
+                let mut cells = r.get_column_iter().map(|(_, f)| bits(f));
+                [cells.next().unwrap(), cells.next().unwrap()]
+            })
+            .collect();
+        assert_eq!(got.len(), rows.len());
+        for (i, (g, want)) in got.iter().zip(&rows).enumerate() {
+            let want = want.map(f64::to_bits);
+            assert_eq!(*g, [want, want], "row {i}");
         }
     }
 }

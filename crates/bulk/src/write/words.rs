@@ -1,6 +1,7 @@
 //! Column chunks of a few fixed words (each crawler's `access_` and
 //! `via_`, the class, the body kind: most of the table), written straight
-//! from their places among the words.
+//! from their places among the words; and of crawl-delays (`delay_`, a
+//! few distinct values, mostly null), from a dictionary of their bits.
 //!
 //! The `parquet` crate's column writer takes every value as bytes and
 //! looks each up in its dictionary (a hash of the value, then a
@@ -70,7 +71,6 @@ pub(super) fn encode(
     at: &[u8],
     defs: &[i16],
 ) -> Result<(Bytes, ColumnCloseResult)> {
-    let codec = props.compression(descr.path());
     // The dictionary: each word used, once, in the order first used, as
     // the column writer orders it. A place names a word; two places may
     // name the same bytes.
@@ -95,19 +95,71 @@ pub(super) fn encode(
         // At most 256 places: the index fits a byte.
         indices.push(*slot as u8);
     }
-    let mut sink = TrackedWrite::new(Vec::new());
-    let mut pages = SerializedPageWriter::new(&mut sink);
-    let (mut compressed, mut uncompressed) = (0i64, 0i64);
-
     // The dictionary page: each word PLAIN, its length before it.
     let mut plain = Vec::new();
     for word in &dictionary {
         plain.extend_from_slice(&(word.len() as u32).to_le_bytes());
         plain.extend_from_slice(word.as_bytes());
     }
+    chunk(descr, props, &plain, dictionary.len(), &indices, defs)
+}
+
+/// Encodes one column chunk of crawl-delays (`DOUBLE`) the same way:
+/// `values` holds each value present, `defs` a level per row. `None` if
+/// the chunk has more than 256 distinct values (by their bits): the
+/// column writer then takes it.
+pub(super) fn encode_doubles(
+    descr: ColumnDescPtr,
+    props: &WriterProperties,
+    values: &[f64],
+    defs: &[i16],
+) -> Option<Result<(Bytes, ColumnCloseResult)>> {
+    // The dictionary: each value's bits, once, in the order first used,
+    // as the column writer orders it (it tells values apart by bits).
+    let mut dictionary: Vec<u64> = Vec::new();
+    let mut indices = Vec::with_capacity(values.len());
+    let mut last = None;
+    for v in values {
+        let bits = v.to_bits();
+        let i = match last {
+            Some((b, i)) if b == bits => i,
+            _ => match dictionary.iter().position(|&d| d == bits) {
+                Some(i) => i as u8,
+                None if dictionary.len() < 256 => {
+                    dictionary.push(bits);
+                    (dictionary.len() - 1) as u8
+                }
+                None => return None,
+            },
+        };
+        last = Some((bits, i));
+        indices.push(i);
+    }
+    // The dictionary page: each value PLAIN, eight bytes little-endian.
+    let plain: Vec<u8> =
+        dictionary.iter().flat_map(|b| b.to_le_bytes()).collect();
+    Some(chunk(descr, props, &plain, dictionary.len(), &indices, defs))
+}
+
+/// Writes a column chunk of a dictionary (`plain`: its `entries` values,
+/// PLAIN), then data pages of `indices` into it, one an index present, and
+/// of the definition levels `defs`.
+fn chunk(
+    descr: ColumnDescPtr,
+    props: &WriterProperties,
+    plain: &[u8],
+    entries: usize,
+    indices: &[u8],
+    defs: &[i16],
+) -> Result<(Bytes, ColumnCloseResult)> {
+    let codec = props.compression(descr.path());
+    let mut sink = TrackedWrite::new(Vec::new());
+    let mut pages = SerializedPageWriter::new(&mut sink);
+    let (mut compressed, mut uncompressed) = (0i64, 0i64);
+
     let page = Page::DictionaryPage {
-        buf: compress(codec, &plain)?,
-        num_values: dictionary.len() as u32,
+        buf: compress(codec, plain)?,
+        num_values: entries as u32,
         encoding: Encoding::PLAIN,
         is_sorted: false,
     };
@@ -116,7 +168,7 @@ pub(super) fn encode(
     uncompressed += spec.uncompressed_size as i64;
 
     // The data pages.
-    let width = bit_width(dictionary.len());
+    let width = bit_width(entries);
     let mut offsets = OffsetIndexBuilder::new();
     let mut stats = vec![PageEncodingStats {
         page_type: PageType::DICTIONARY_PAGE,
