@@ -406,7 +406,7 @@ impl Job {
     ) -> FileRows {
         let src = &self.sources[source as usize];
         let name = src.name();
-        let mut rows = Vec::new();
+        let mut rows = Vec::with_capacity(todo.len());
         let mut problems = Vec::new();
         let mut reader = capture::Rereader::new(src);
         let mut done = 0u64;
