@@ -936,6 +936,21 @@ fn put_cell(buffer: &mut Buffer, cell: Cell<'_>) -> bool {
 mod tests {
     use super::*;
 
+    /// A writer of two columns of `kind`: `name`, which `words` writes,
+    /// and `other`, which the column writer writes.
+    fn words_and_other(name: &str, kind: Type) -> Parquet<Vec<u8>> {
+        let schema = [
+            Column { name: name.into(), kind },
+            Column { name: "other".into(), kind },
+        ];
+        let p = Parquet::new(Vec::new(), &schema).unwrap();
+        let columns = p.writer.schema_descr();
+        let props = p.writer.properties();
+        assert!(words::applies(&columns.column(0), props));
+        assert!(!words::applies(&columns.column(1), props));
+        p
+    }
+
     /// Writes `rows` (each a word or null) to a Parquet file twice over,
     /// as a column of words (written by `words`) and as a column of
     /// strings (written by the column writer), and reads both back.
@@ -944,13 +959,7 @@ mod tests {
     ) -> Vec<[Option<String>; 2]> {
         use parquet::file::reader::{FileReader, SerializedFileReader};
         use parquet::record::Field;
-        let schema = [
-            Column { name: "access_x".into(), kind: Type::Str },
-            Column { name: "other".into(), kind: Type::Str },
-        ];
-        let mut p = Parquet::new(Vec::new(), &schema).unwrap();
-        let descr = p.writer.schema_descr().column(0);
-        assert!(words::applies(&descr, p.writer.properties()));
+        let mut p = words_and_other("access_x", Type::Str);
         for row in rows {
             for (i, (buffer, defs)) in p.columns.iter_mut().enumerate() {
                 let present = match row {
@@ -1315,18 +1324,7 @@ mod tests {
     fn crawl_delays_read_back_as_written() {
         use parquet::file::reader::{FileReader, SerializedFileReader};
         use parquet::record::Field;
-        // `delay_x` is written by `words`, `other` by the column writer.
-        let schema = [
-            Column { name: "delay_x".into(), kind: Type::F64 },
-            Column { name: "other".into(), kind: Type::F64 },
-        ];
-        let mut p = Parquet::new(Vec::new(), &schema).unwrap();
-        let descr = p.writer.schema_descr().column(0);
-        assert!(words::applies(&descr, p.writer.properties()));
-        assert!(!words::applies(
-            &p.writer.schema_descr().column(1),
-            p.writer.properties()
-        ));
+        let mut p = words_and_other("delay_x", Type::F64);
         // A first row group of a few values (0.0 and -0.0 apart), a second
         // of 300 distinct ones (past a dictionary of 256: the column
         // writer's), a third of nulls only.
