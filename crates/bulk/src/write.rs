@@ -359,26 +359,38 @@ fn push_word(buffer: &mut Buffer, word: &'static str) -> bool {
 
 /// [`push_word`] for a word the column does not have yet.
 fn push_new_word(buffer: &mut Buffer, word: &'static str) -> bool {
+    match (place_of(buffer, word), &mut *buffer) {
+        (Some(i), Buffer::Vocab(_, at)) => {
+            at.push(i);
+            true
+        }
+        // Other strings, or 256 words already: a column of copies.
+        _ => push_str(buffer, word),
+    }
+}
+
+/// The place of `word` among the words of a column of words, added if
+/// new, without adding a value; `None` if the column holds other strings,
+/// or 256 words already.
+fn place_of(buffer: &mut Buffer, word: &'static str) -> Option<u8> {
     if let Buffer::Str(bytes, ends) = buffer {
         if !ends.is_empty() {
-            return push_str(buffer, word);
+            return None;
         }
         *buffer = Buffer::Vocab(Vec::new(), std::mem::take(bytes));
     }
-    let Buffer::Vocab(words, at) = buffer else { return false };
+    let Buffer::Vocab(words, _) = buffer else { return None };
     // Words are told apart by address, not by their bytes: the same word
     // at two addresses takes two places, which is harmless (each place
     // stands for its bytes when the column is encoded).
-    let i = match words.iter().position(|w| std::ptr::eq(*w, word)) {
-        Some(i) => i,
+    match words.iter().position(|w| std::ptr::eq(*w, word)) {
+        Some(i) => Some(i as u8),
         None if words.len() < 256 => {
             words.push(word);
-            words.len() - 1
+            Some((words.len() - 1) as u8)
         }
-        None => return push_str(buffer, word),
-    };
-    at.push(i as u8);
-    true
+        None => None,
+    }
 }
 
 /// Adds a string to a string column, copied (a column of words becomes
@@ -590,27 +602,6 @@ impl Verdicts {
             let words = self.rows.iter().map(of).filter(|&p| p != NO_WORD);
             at.extend(words.map(|p| p as u8));
         }
-    }
-}
-
-/// The place of `word` among the words of a column of words, added if
-/// new, as [`push_word`] finds it, without adding a value; `None` if the
-/// column holds other strings, or 256 words already.
-fn place_of(buffer: &mut Buffer, word: &'static str) -> Option<u8> {
-    if let Buffer::Str(bytes, ends) = buffer {
-        if !ends.is_empty() {
-            return None;
-        }
-        *buffer = Buffer::Vocab(Vec::new(), std::mem::take(bytes));
-    }
-    let Buffer::Vocab(words, _) = buffer else { return None };
-    match words.iter().position(|w| std::ptr::eq(*w, word)) {
-        Some(i) => Some(i as u8),
-        None if words.len() < 256 => {
-            words.push(word);
-            Some((words.len() - 1) as u8)
-        }
-        None => None,
     }
 }
 
