@@ -354,13 +354,14 @@ impl Catalogue {
 
     /// The crawler whose token is `token`, ignoring ASCII case.
     pub fn get(&self, token: &str) -> Option<&Crawler> {
-        self.crawlers.iter().find(|c| c.token.eq_ignore_ascii_case(token))
+        let place = self.place_of_token(token.as_bytes())?;
+        self.crawlers.get(place)
     }
 
-    /// The place of the crawler that a `user-agent` line of product token
-    /// `token` names ([`robotrules::Agent::is_named_by`]: the same token,
-    /// ignoring ASCII case): one lookup, not a comparison with every
-    /// crawler's token.
+    /// The place of the crawler whose token is `token`, ignoring ASCII
+    /// case: the crawler that a `user-agent` line of that product token
+    /// names ([`robotrules::Agent::is_named_by`]). One lookup, not a
+    /// comparison with every crawler's token.
     pub(crate) fn place_of_token(&self, token: &[u8]) -> Option<usize> {
         let places = self.places.get_or_init(|| {
             let lower = |c: &Crawler| c.token.to_ascii_lowercase();

@@ -591,7 +591,7 @@ fn counts(robots: &Robots) -> (i32, i32) {
             _ => {}
         }
     }
-    let rules = rules - robots.orphan_rules().count();
+    let rules = rules.saturating_sub(robots.orphan_rules().count());
     (rules as i32, sitemaps as i32)
 }
 
