@@ -439,7 +439,7 @@ fn follow<'a>(
     entry: &Entry,
     crawl: &str,
     url: &str,
-    location: Option<&str>,
+    mut location: Option<&'a str>,
 ) -> (Pos, Followed) {
     let mut followed = Followed {
         crawl: crawl.to_string(),
@@ -454,9 +454,8 @@ fn follow<'a>(
         return (entry.pos, followed);
     };
     let mut redirects = Redirects::new(start);
-    let mut location = location.map(str::to_string);
     loop {
-        let next = match redirects.follow(location.as_deref()) {
+        let next = match redirects.follow(location) {
             Ok(next) => next,
             Err(stop) => {
                 followed.stop = Some(stop_name(stop));
@@ -473,7 +472,7 @@ fn follow<'a>(
             return (entry.pos, followed);
         };
         match &target.redirect {
-            Some(r) => location = r.2.clone(),
+            Some(r) => location = r.2.as_deref(),
             None => return (target.pos, followed),
         }
     }
