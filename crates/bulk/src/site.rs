@@ -146,7 +146,7 @@ pub(crate) fn date_rank(date: &str) -> u64 {
     n
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Entry {
     date: u64,
     pos: Pos,
@@ -162,7 +162,7 @@ struct Entry {
 
 /// A chosen capture that pass one kept: the capture without its body, and
 /// what the body means, evaluated as the capture was read.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Kept {
     /// The capture, its body taken.
     pub(crate) capture: Capture,
