@@ -522,8 +522,9 @@ pub(crate) fn evaluate_body_why(
     let (mut body, truncated) = if size <= policy::MAX_BODY {
         (decoded.into_owned(), false)
     } else {
-        let mut body = Vec::with_capacity(policy::MAX_BODY);
-        let truncated = policy::take(&mut body, &decoded, policy::MAX_BODY);
+        // The byte past the cap says whether the cap ends a line.
+        let mut body = decoded[..=policy::MAX_BODY].to_vec();
+        let truncated = policy::cut(&mut body, policy::MAX_BODY);
         (body, truncated)
     };
     if truncated || short {
@@ -792,6 +793,27 @@ mod tests {
         let read = &body[..policy::MAX_BODY - 17];
         let hash = xxhash_rust::xxh3::xxh3_64(read);
         assert_eq!(e.hash, Some(format!("{hash:016x}")));
+    }
+
+    #[test]
+    fn a_line_that_ends_at_the_cap_is_read() {
+        // `Disallow: /x` ends at the cap, its line break past it: read.
+        // One byte longer, it is cut, and not read.
+        for (rule, access) in
+            [("Disallow: /x", "partial"), ("Disallow: /xy", "allowed")]
+        {
+            let mut body = b"User-agent: *\n".to_vec();
+            body.resize(policy::MAX_BODY - 13, b'#');
+            body.push(b'\n');
+            body.extend_from_slice(rule.as_bytes());
+            body.extend_from_slice(b"\nDisallow: /z\n");
+            let e = evaluate(
+                &capture(200, &body),
+                &Options::new(Catalogue::builtin()),
+            );
+            assert_eq!(e.truncated, Some(true), "{rule}");
+            assert_eq!(e.verdicts[0].access, access, "{rule}");
+        }
     }
 
     /// Evaluates `c` through `memo`.

@@ -152,10 +152,11 @@ pub struct Response {
     /// the downloader did not follow (bytes from 0x80 up percent-encoded:
     /// see [`policy::location`]).
     pub location: Option<String>,
-    /// The body, after content decoding ([`policy::decode`]), at most
-    /// [`MAX_BODY`] bytes.
+    /// The body, after content decoding ([`policy::decode`]): whole, or
+    /// its first [`MAX_BODY`] bytes and the byte after them, or its first
+    /// [`MAX_BODY`] bytes with `truncated` set (see [`Fetch::new`]).
     pub body: Vec<u8>,
-    /// True if the body was longer than the cap and the rest not read.
+    /// True if the body was cut at the cap and the rest not read.
     pub truncated: bool,
 }
 
@@ -277,23 +278,28 @@ pub struct Fetch {
     /// Body bytes read (after content decoding), at most the cap.
     pub bytes_read: usize,
     /// True if the body was longer than the cap and the rest was not read.
-    /// Then [`Fetch::body`] ends at the last line break before the cap.
+    /// Then [`Fetch::body`] ends at the last line break up to the cap
+    /// (or the one just past it).
     pub truncated: bool,
     /// The final response's `Cache-Control`.
     pub cache_control: CacheControl,
     /// The final response's `Retry-After`.
     pub retry_after: Option<RetryAfter>,
     /// The body whose rules apply, for tools that show it: as read (at
-    /// most the cap), less the line the cap cut, if it cut one (see
-    /// [`policy::drop_partial_line`]).
+    /// most the cap, and the line break just past it when the cap falls
+    /// at the end of a line), less the line the cap cut, if it cut one
+    /// (see [`policy::cut`]).
     pub body: Vec<u8>,
 }
 
 impl Fetch {
     /// Judges what a download of the robots.txt of `authority` returned
-    /// (see [`policy::outcome`]). A body longer than [`MAX_BODY`] is cut;
-    /// a cut body loses the line the cap went through
-    /// ([`policy::drop_partial_line`]), whichever downloader cut it.
+    /// (see [`policy::outcome`]). A body longer than [`MAX_BODY`] is cut
+    /// ([`policy::cut`]); a cut body loses the line the cap went through,
+    /// whichever downloader cut it. A body cut at the cap by the
+    /// downloader (`truncated`, the byte past the cap unknown) loses its
+    /// last line unless it ends with a line break
+    /// ([`policy::drop_partial_line`]).
     pub fn new(
         authority: &Authority,
         downloaded: Result<Response, Failure>,
@@ -324,11 +330,10 @@ impl Fetch {
                 .hops
                 .push(Hop::new(authority.robots_url(), Some(response.status)));
         }
-        if response.body.len() > MAX_BODY {
-            response.body.truncate(MAX_BODY);
+        if policy::cut(&mut response.body, MAX_BODY) {
             response.truncated = true;
         }
-        fetch.bytes_read = response.body.len();
+        fetch.bytes_read = response.body.len().min(MAX_BODY);
         if response.truncated {
             policy::drop_partial_line(&mut response.body);
         }
@@ -567,6 +572,8 @@ impl Fetcher {
         out: &mut Response,
     ) -> Result<(), Unreachable> {
         let cap = self.config.max_body;
+        // One byte past the cap tells whether the cap ends a line.
+        let read = cap.saturating_add(1);
         let codings = response
             .headers()
             .get_all(reqwest::header::CONTENT_ENCODING)
@@ -577,9 +584,10 @@ impl Fetcher {
         let broken =
             |e: policy::Undecodable| Unreachable::Broken(e.to_string());
         let mut decoder =
-            policy::Decoder::new(&codings, cap).map_err(broken)?;
+            policy::Decoder::new(&codings, read).map_err(broken)?;
         let promised = response.content_length();
         let mut raw = 0u64;
+        let mut at_cap = false;
         while let Some(chunk) =
             response.chunk().await.map_err(|e| classify(&e))?
         {
@@ -587,14 +595,25 @@ impl Fetcher {
             if decoder.push(&chunk).map_err(broken)? {
                 break;
             }
+            // At the cap with more promised: stop, even if the byte past
+            // it has not come (a server may stall there).
             let more = promised.is_some_and(|n| raw < n);
             if decoder.body().len() >= cap && more && !decoder.is_ended() {
-                out.body = decoder.body().to_vec();
-                out.truncated = true;
-                return Ok(());
+                at_cap = true;
+                break;
             }
         }
-        (out.body, out.truncated) = decoder.finish().map_err(broken)?;
+        if decoder.body().len() > cap {
+            out.body = decoder.body().to_vec();
+            out.truncated = policy::cut(&mut out.body, cap);
+        } else if at_cap {
+            // The byte past the cap is unknown: the last line is read
+            // only if it ends at the cap.
+            out.body = decoder.body().to_vec();
+            out.truncated = true;
+        } else {
+            out.body = decoder.finish().map_err(broken)?.0;
+        }
         Ok(())
     }
 
@@ -657,19 +676,24 @@ impl Fetcher {
         let mut out = Response::new(226, Vec::new());
         let cap = self.config.max_body;
         let mut buf = vec![0u8; 16 * 1024];
+        // One byte past the cap tells whether the cap ends a line.
+        let read = cap.saturating_add(1);
+        let mut more = false;
         loop {
             match stream.read(&mut buf).await {
                 Ok(0) => break,
                 Ok(n) => {
-                    if policy::take(&mut out.body, &buf[..n], cap) {
-                        out.truncated = true;
+                    policy::take(&mut out.body, &buf[..n], read);
+                    if out.body.len() > cap {
+                        more = true;
                         break;
                     }
                 }
                 Err(e) => return Err(Unreachable::Broken(e.to_string())),
             }
         }
-        if !out.truncated {
+        out.truncated = policy::cut(&mut out.body, cap);
+        if !more {
             // Some servers only report a missing file here, after the
             // (empty) transfer.
             if let Err(e) = stream.finish().await {

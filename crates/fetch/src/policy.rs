@@ -10,7 +10,7 @@
 //! | [`classify_http`], [`classify_ftp`] | a status code's class (RFC 9309 §2.3.1.1–§2.3.1.4) |
 //! | [`Redirects`] | which redirects are followed (§2.3.1.2) |
 //! | [`decode`], [`Decoder`] | content codings: gzip, deflate, br (RFC 9110 §8.4) |
-//! | [`take`], [`drop_partial_line`] | the 500 KiB body cap (§2.5) |
+//! | [`take`], [`cut`], [`drop_partial_line`] | the 500 KiB body cap (§2.5) |
 //! | [`location`] | a `Location` header's bytes as a URL reference |
 //! | [`CacheControl`], [`RetryAfter`], [`lifetime`] | how long a result is kept (§2.4) |
 //! | [`outcome`] | a raw response to an [`Outcome`] |
@@ -309,6 +309,36 @@ pub fn drop_partial_line(body: &mut Vec<u8>) {
         .rposition(|&b| b == b'\n' || b == b'\r')
         .map_or(0, |i| i + 1);
     body.truncate(keep);
+}
+
+/// Cuts a body longer than `cap` bytes at the cap, as a fetch reads it,
+/// and returns true if and only if it was longer: then
+/// [`drop_partial_line`] drops the line the cap goes through. It needs
+/// the byte just past the cap (a reader reads `cap + 1` bytes at most,
+/// see [`take`]): a line whose every byte fits, only its line break past
+/// the cap, is read whole, so that line break is kept.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::{cut, drop_partial_line};
+///
+/// let read = |cap| {
+///     let mut body = b"Disallow: /a\nAllow: /abc\n".to_vec();
+///     if cut(&mut body, cap) {
+///         drop_partial_line(&mut body);
+///     }
+///     body
+/// };
+/// assert_eq!(read(20), b"Disallow: /a\n");
+/// assert_eq!(read(24), b"Disallow: /a\nAllow: /abc\n");
+/// assert_eq!(read(25), b"Disallow: /a\nAllow: /abc\n");
+/// ```
+pub fn cut(body: &mut Vec<u8>, cap: usize) -> bool {
+    let Some(&next) = body.get(cap) else { return false };
+    let whole = next == b'\n' || next == b'\r';
+    body.truncate(cap + usize::from(whole));
+    true
 }
 
 /// Appends `chunk` to `body` up to `cap` bytes, and returns true if and
@@ -1267,6 +1297,45 @@ mod tests {
         assert_eq!(f.bytes_read, 30);
         let f = fetch(Response::new(200, b"Disallow: /x\nAllow: /p".to_vec()));
         assert_eq!(f.body, b"Disallow: /x\nAllow: /p");
+    }
+
+    #[test]
+    fn a_line_that_ends_at_the_cap_is_read() {
+        // `Disallow: /x` ends at byte MAX_BODY, its line break just past
+        // the cap: every byte of it is read. One byte longer, it is not.
+        for (end, rule) in [(0, "Disallow: /x"), (1, "Disallow: /xy")] {
+            for line_break in ["\n", "\r\n", "\r"] {
+                let mut body = b"User-agent: *\n".to_vec();
+                body.resize(MAX_BODY - 13, b'#');
+                body.push(b'\n');
+                body.extend_from_slice(rule.as_bytes());
+                body.extend_from_slice(line_break.as_bytes());
+                body.extend_from_slice(b"Disallow: /z\n");
+                let f = fetch(Response::new(200, body.clone()));
+                assert!(f.truncated);
+                assert_eq!(f.bytes_read, MAX_BODY);
+                let Outcome::Available(robots) = &f.outcome else {
+                    panic!("{:?}", f.outcome)
+                };
+                assert_eq!(robots.is_allowed("a", "/xy"), end == 1);
+                assert!(robots.is_allowed("a", "/z"));
+                let kept = if end == 0 { MAX_BODY + 1 } else { MAX_BODY - 12 };
+                assert_eq!(f.body, body[..kept]);
+                // The same through `cut`, as readers use it.
+                let mut read = body[..=MAX_BODY].to_vec();
+                assert!(cut(&mut read, MAX_BODY));
+                drop_partial_line(&mut read);
+                assert_eq!(read, f.body);
+            }
+        }
+        // Cut at the cap by the downloader, the byte past it unknown:
+        // the last line is not read unless it ends with a line break.
+        let mut body = b"User-agent: *\n".to_vec();
+        body.resize(MAX_BODY - 13, b'#');
+        body.push(b'\n');
+        body.extend_from_slice(b"Disallow: /x");
+        let f = fetch(Response::new(200, body).truncated(true));
+        assert_eq!(f.body.len(), MAX_BODY - 12);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Odd responses at the edges of the rules: a line cut by the cap, a body
-//! of exactly the cap with more promised, empty and non-ASCII `Location`
+//! Odd responses at the edges of the rules: a line cut by the cap, a line
+//! that ends at it, a body of exactly the cap with more promised, empty and non-ASCII `Location`
 //! headers, a head with too many fields.
 
 use std::time::{Duration, Instant};
@@ -44,6 +44,31 @@ async fn a_line_cut_by_the_cap_is_not_a_rule() {
             assert!(!robots.is_allowed("a", "/private/press-kit.pdf"));
         }
         other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_line_that_ends_at_the_cap_is_a_rule() {
+    // `Disallow: /x` ends at the cap, its line break the first byte past
+    // it: read whole. One byte longer, it is cut, and not read.
+    for (rule, x_allowed) in [("Disallow: /x", false), ("Disallow: /xy", true)]
+    {
+        let mut body = b"User-agent: *\n".to_vec();
+        body.resize(MAX_BODY - 13, b'#');
+        body.push(b'\n');
+        body.extend_from_slice(rule.as_bytes());
+        body.extend_from_slice(b"\nDisallow: /z\n# more\n");
+        let addr = raw(move |_| (ok(&body), Then::Close)).await;
+        let f = fetch(addr).await;
+        assert!(f.truncated, "{rule}");
+        assert_eq!(f.bytes_read, MAX_BODY, "{rule}");
+        match f.outcome {
+            Outcome::Available(robots) => {
+                assert_eq!(robots.is_allowed("a", "/xy"), x_allowed, "{rule}");
+                assert!(robots.is_allowed("a", "/z"), "{rule}");
+            }
+            other => panic!("{rule}: {other:?}"),
+        }
     }
 }
 
