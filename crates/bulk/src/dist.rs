@@ -73,7 +73,7 @@ impl Meta {
 
     /// True if and only if the status is a redirect (3xx) to follow.
     pub fn is_redirect(&self) -> bool {
-        (300..400).contains(&self.status.unwrap_or(0))
+        self.status.is_some_and(crate::site::is_redirect)
     }
 }
 

@@ -598,18 +598,21 @@ fn counts(robots: &Robots) -> (i32, i32) {
 
 /// The evaluation for every crawler when a redirect chain ends without a
 /// capture to read (`stop`: `loop`, `too_many`, `no_location`, `scheme`
-/// or `not_captured`): a loop or too many redirects is as a 404 (no
-/// robots.txt, everything allowed), a broken redirect as unreachable
-/// (RFC 9309 §2.3.1.2, Google), a target missing from the data unknown.
+/// or `not_captured`): what the access method makes of the
+/// [`Stop`](robotrules_fetch::policy::Stop) (a loop or too many
+/// redirects is as a 404, no robots.txt and everything allowed; a broken
+/// redirect as unreachable: RFC 9309 §2.3.1.2, Google), and a target
+/// missing from the data unknown.
 pub fn stopped(
     stop: &str,
     status: Option<u16>,
     catalogue: &Catalogue,
 ) -> Evaluation {
-    let (class, access) = match stop {
-        "loop" | "too_many" => ("unavailable", "allowed"),
-        "no_location" | "scheme" => ("unreachable", "disallowed"),
-        _ => ("redirect", "unknown"),
+    let (class, access) = match crate::site::stop_of(stop).map(|s| s.outcome())
+    {
+        Some(o @ Outcome::Unavailable(_)) => ("unavailable", access_word(&o)),
+        Some(o) => ("unreachable", access_word(&o)),
+        None => ("redirect", "unknown"),
     };
     let verdict = Verdict { access, via: None, crawl_delay: None };
     Evaluation::bare(status, class, vec![verdict; catalogue.len()].into())
@@ -813,6 +816,23 @@ mod tests {
             );
             assert_eq!(e.truncated, Some(true), "{rule}");
             assert_eq!(e.verdicts[0].access, access, "{rule}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_chain_means_what_the_access_method_says() {
+        let catalogue = Catalogue::builtin();
+        for (stop, class, access) in [
+            ("loop", "unavailable", "allowed"),
+            ("too_many", "unavailable", "allowed"),
+            ("no_location", "unreachable", "disallowed"),
+            ("scheme", "unreachable", "disallowed"),
+            ("not_captured", "redirect", "unknown"),
+        ] {
+            let e = stopped(stop, Some(301), &catalogue);
+            assert_eq!((e.class, e.status), (class, Some(301)), "{stop}");
+            assert_eq!(e.verdicts.len(), catalogue.len());
+            assert!(e.verdicts.iter().all(|v| v.access == access), "{stop}");
         }
     }
 

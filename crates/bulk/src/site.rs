@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
-use robotrules_fetch::policy::{Redirects, Stop};
+use robotrules_fetch::policy::{self, Redirects, Stop};
 use url::Url;
 
 use crate::capture::{Capture, Pos};
@@ -299,7 +299,7 @@ impl Index {
         let (url, site) = normal(&c.url);
         let k = key(&c.crawl, &url);
         let status = c.status.unwrap_or(0);
-        let redirect = (300..400).contains(&status).then(|| {
+        let redirect = is_redirect(status).then(|| {
             Box::new((c.crawl.clone(), url.clone(), c.location.clone()))
         });
         let entry = Entry {
@@ -478,6 +478,12 @@ fn follow<'a>(
     }
 }
 
+/// Returns true if and only if `status` is a redirect to follow (3xx: the
+/// access method's class).
+pub(crate) fn is_redirect(status: u16) -> bool {
+    policy::classify_http(status) == policy::StatusClass::Redirect
+}
+
 /// The name of why a redirect chain stopped, as in
 /// [`Row::redirect_stop`](crate::Row::redirect_stop).
 pub(crate) fn stop_name(stop: Stop) -> &'static str {
@@ -486,6 +492,18 @@ pub(crate) fn stop_name(stop: Stop) -> &'static str {
         Stop::TooMany => "too_many",
         Stop::Scheme(_) => "scheme",
         _ => "no_location",
+    }
+}
+
+/// The [`Stop`] a name of [`stop_name`] stands for; `None` for
+/// `not_captured` (the data lacks the target) and any other name.
+pub(crate) fn stop_of(name: &str) -> Option<Stop> {
+    match name {
+        "loop" => Some(Stop::Loop),
+        "too_many" => Some(Stop::TooMany),
+        "scheme" => Some(Stop::Scheme(String::new())),
+        "no_location" => Some(Stop::NoLocation),
+        _ => None,
     }
 }
 
