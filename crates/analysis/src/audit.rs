@@ -277,7 +277,8 @@ fn walk(
             // after a costly one are still decided.
             let mut mine = budget.max(FLOOR);
             let before = mine;
-            let matcher = robots.matcher(&[token]);
+            // The groups are known: they are not chosen again.
+            let matcher = robots.matcher_for_groups(&groups, named);
             let coverage = matcher.coverage_within(&mut mine);
             budget = budget.saturating_sub(before - mine);
             coverage_of.push((

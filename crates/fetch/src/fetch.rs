@@ -225,8 +225,10 @@ impl Failure {
 /// /robots.txt`), follows redirects as [`policy::Redirects`] says,
 /// decodes the content ([`policy::Decoder`]; a body that cannot be
 /// decoded is a [`Failure`], [`Unreachable::Broken`], never rules),
-/// reads at most [`MAX_BODY`] decoded bytes of the body (see
-/// [`policy::take`]), and returns what it got. It does not judge:
+/// reads at most [`MAX_BODY`] decoded bytes of the body and the byte
+/// after them, which says whether the cap ends a line (see
+/// [`policy::take`] and [`policy::cut`]; a body cut at [`MAX_BODY`] is
+/// marked `truncated`), and returns what it got. It does not judge:
 /// [`Fetch::new`] applies the rules.
 ///
 /// # Example: an in-memory downloader

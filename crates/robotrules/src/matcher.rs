@@ -9,6 +9,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use crate::bind;
 use crate::coverage::{self, Coverage};
 use crate::extension::{Pacing, RequestRate};
+use crate::group::Group;
 use crate::options::{MatchOptions, ParseOptions, Semantics};
 use crate::path::match_path;
 use crate::pattern;
@@ -512,11 +513,29 @@ impl Matcher {
         options: MatchOptions,
     ) -> Matcher {
         let selection = robots.select_with(agents, options);
-        let mut matcher = Matcher::empty(selection.is_named());
+        Matcher::of_groups(
+            robots,
+            || selection.groups(),
+            selection.is_named(),
+            options,
+        )
+    }
+
+    /// A matcher for the rules of `groups`, which apply to a crawler
+    /// (`named`: by its name).
+    pub(crate) fn of_groups<'a, G>(
+        robots: &'a Robots,
+        groups: impl Fn() -> G,
+        named: bool,
+        options: MatchOptions,
+    ) -> Matcher
+    where
+        G: Iterator<Item = Group<'a>>,
+    {
+        let mut matcher = Matcher::empty(named);
         matcher.truncated = robots.is_truncated();
-        let groups = || selection.groups();
         if options.get_semantics() == Semantics::FirstMatch1996 {
-            let chosen: Vec<_> = selection.rules().collect();
+            let chosen: Vec<_> = groups().flat_map(|g| g.rules()).collect();
             matcher.first_match(&chosen);
             for (_, e) in groups().flat_map(|g| g.entries()) {
                 matcher.extension(&e);

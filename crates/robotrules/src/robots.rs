@@ -2,6 +2,7 @@
 //! other lines, and to verdicts.
 
 use alloc::boxed::Box;
+use alloc::vec::Vec;
 use core::fmt;
 use core::mem::size_of;
 
@@ -210,6 +211,51 @@ impl Robots {
         options: MatchOptions,
     ) -> Matcher {
         Matcher::new(self, agents, options)
+    }
+
+    /// A matcher for the groups at `groups` (each a [`Group::index`]),
+    /// as [`Robots::matcher`] makes one for a crawler that they apply to:
+    /// for tools that have chosen the groups already, such as an audit of
+    /// many crawlers, so that they are not chosen again. Indices are
+    /// taken in file order, each once; an index past the last group is
+    /// skipped. `named` is what [`Matcher::is_named`] reports.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"user-agent: *\ndisallow: /a\n\
+    ///                              user-agent: b\ndisallow: /b\n");
+    /// let selection = robots.select(&["b"]);
+    /// let groups: Vec<usize> = selection.groups().map(|g| g.index()).collect();
+    /// let matcher = robots.matcher_for_groups(&groups, selection.is_named());
+    /// assert_eq!(matcher.decide("/b"), robots.matcher(&["b"]).decide("/b"));
+    /// assert!(matcher.is_named() && matcher.is_allowed("/a"));
+    /// ```
+    pub fn matcher_for_groups(
+        &self,
+        groups: &[usize],
+        named: bool,
+    ) -> Matcher {
+        let n = self.groups.len();
+        let in_order = groups.windows(2).all(|w| w[0] < w[1])
+            && groups.last().is_none_or(|&g| g < n);
+        let mut owned = Vec::new();
+        let chosen = if in_order {
+            groups
+        } else {
+            owned.extend(groups.iter().copied().filter(|&g| g < n));
+            owned.sort_unstable();
+            owned.dedup();
+            &owned[..]
+        };
+        Matcher::of_groups(
+            self,
+            || chosen.iter().map(|&index| Group { robots: self, index }),
+            named,
+            MatchOptions::new(),
+        )
     }
 
     /// Returns which groups apply to the crawler known by `agents`, and
