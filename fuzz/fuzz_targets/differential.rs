@@ -59,6 +59,13 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => {}
     }
+    // Made from the groups chosen beforehand: the same matcher.
+    let selection = robots.select(&[&agent]);
+    let groups: Vec<usize> = selection.groups().map(|g| g.index()).collect();
+    let given = robots.matcher_for_groups(&groups, selection.is_named());
+    assert_eq!(given.decide(&url), matcher.decide(&url));
+    assert_eq!(given.coverage(), matcher.coverage());
+    assert_eq!(given.crawl_delay(), matcher.crawl_delay());
     // The other readings: both engines agree.
     for options in [
         MatchOptions::new().ignore_global(true),
