@@ -3,6 +3,7 @@
 
 import _thread
 import concurrent.futures
+import signal
 import socket
 import threading
 import time
@@ -113,6 +114,10 @@ def test_ctrl_c_interrupts_a_fetch(site):
     silent.listen(16)
     url = f"http://127.0.0.1:{silent.getsockname()[1]}/x"
     cache = robotrules.RobotsCache(timeout=60)
+    # Python handles SIGINT unless it started with SIGINT ignored (a job
+    # run in the background by a shell without job control): then
+    # `interrupt_main` would do nothing. Ctrl-C as a terminal delivers it.
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         for call in (lambda: policy.fetch(url, timeout=60),
                      lambda: cache.is_allowed("AnyBot", url)):
@@ -124,6 +129,7 @@ def test_ctrl_c_interrupts_a_fetch(site):
             timer.join()
             assert time.monotonic() - started < 30
     finally:
+        signal.signal(signal.SIGINT, handler)
         silent.close()
     # The cache given up on still works, for that site and others.
     site.routes["/robots.txt"] = (200, {}, RULES)
