@@ -2,6 +2,7 @@
 //! indexed once the checks prove busy.
 
 use alloc::boxed::Box;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -1050,14 +1051,13 @@ struct Index {
 /// no two rules are equal (lines differ, and a retry ranks below its
 /// rule).
 fn best_first(rules: &[Entry]) -> Vec<u32> {
-    best_first_keys(rules).iter().map(|&k| k as u32).collect()
+    best_first_counted(rules).unwrap_or_else(|| best_first_sorted(rules))
 }
 
-/// [`best_first`] as sorted keys, each position in the low 32 bits.
-fn best_first_keys(rules: &[Entry]) -> Vec<u128> {
-    // Sorting plain integers is several times faster than sorting tuples
-    // through a closure, and sorting is most of an index's build: each
-    // order is packed into one `u128`, the position in the low bits.
+/// [`best_first`] by sorting. Sorting plain integers is several times
+/// faster than sorting tuples through a closure: each order is packed
+/// into one `u128`, the position in the low bits.
+fn best_first_sorted(rules: &[Entry]) -> Vec<u32> {
     let mut keys: Vec<u128> = rules
         .iter()
         .enumerate()
@@ -1069,13 +1069,50 @@ fn best_first_keys(rules: &[Entry]) -> Vec<u128> {
         })
         .collect();
     keys.sort_unstable();
-    keys
+    keys.iter().map(|&k| k as u32).collect()
+}
+
+/// [`best_first`] by a counting sort, for rules in file order (as every
+/// matcher keeps them: a retry right after its rule, on the same line),
+/// where the earlier line is the earlier position: the order is then by
+/// priority and kind alone, kept stable. `None` if the rules are not in
+/// file order, or if there are many more priorities than rules.
+fn best_first_counted(rules: &[Entry]) -> Option<Vec<u32>> {
+    let mut top = 0;
+    let mut line = 0;
+    for r in rules {
+        if r.line < line {
+            return None;
+        }
+        line = r.line;
+        top = top.max(r.priority() as usize);
+    }
+    if top > 4 * rules.len() + 64 {
+        return None;
+    }
+    // Bucket 0 holds the best: the highest priority, allow.
+    let bucket = |r: &Entry| {
+        (top - r.priority() as usize) * 2 + usize::from(!r.is_allow())
+    };
+    let mut starts = vec![0u32; 2 * top + 3];
+    for r in rules {
+        starts[bucket(r) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut order = vec![0u32; rules.len()];
+    for (at, r) in rules.iter().enumerate() {
+        let start = &mut starts[bucket(r)];
+        order[*start as usize] = at as u32;
+        *start += 1;
+    }
+    Some(order)
 }
 
 impl Index {
     fn build(rules: &[Entry], text: &[u8]) -> Index {
-        let mut keys = best_first_keys(rules);
-        let order: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
+        let order = best_first(rules);
         // Each rank's literal prefix (offset, length) and tail.
         let parts: Vec<(u32, u32, Tail)> = order
             .iter()
@@ -1097,10 +1134,12 @@ impl Index {
         // keys that differ order their strings as the strings do) and
         // the rank. Runs of equal keys (mostly one prefix shared by
         // several rules) are then ordered by their whole bytes.
-        for (rank, k) in keys.iter_mut().enumerate() {
-            let head = u128::from_be_bytes(padded(prefix(rank as u32)));
-            *k = (head & !u128::from(u32::MAX)) | rank as u128;
-        }
+        let mut keys: Vec<u128> = (0..parts.len() as u32)
+            .map(|rank| {
+                let head = u128::from_be_bytes(padded(prefix(rank)));
+                (head & !u128::from(u32::MAX)) | u128::from(rank)
+            })
+            .collect();
         keys.sort_unstable();
         let mut run = 0;
         while run < keys.len() {
@@ -1122,9 +1161,9 @@ impl Index {
         let mut prefixes: Vec<Prefix> = Vec::with_capacity(rules.len());
         let wilds = parts.iter().filter(|p| p.2 == Tail::Wild).count();
         let mut wild_rank = Vec::with_capacity(wilds);
-        let mut tails = Vec::new();
+        let mut scratch = Vec::new();
         let mut finish = |wild_rank: &mut Vec<u32>, start| {
-            finish_wild(rules, &order, text, wild_rank, start, &mut tails);
+            finish_wild(rules, &order, text, wild_rank, start, &mut scratch);
         };
         for (key, off, len, rank, tail) in items {
             let this = bytes(off, len);
@@ -1294,33 +1333,97 @@ impl Index {
 
 /// Keeps, among the wildcard rules of one prefix (`wild_rank[start..]`,
 /// by rank), only the best of those with the same tail: the others match
-/// exactly when it does and never win. `tails` is scratch room, kept
-/// from call to call.
-fn finish_wild<'t>(
+/// exactly when it does and never win. `scratch` is room kept from call
+/// to call.
+fn finish_wild(
     rules: &[Entry],
     order: &[u32],
-    text: &'t [u8],
+    text: &[u8],
     wild_rank: &mut Vec<u32>,
     start: u32,
-    tails: &mut Vec<(&'t [u8], bool, u32)>,
+    scratch: &mut Vec<u128>,
 ) {
-    let start = start as usize;
-    if wild_rank.len() - start < 2 {
-        return;
-    }
-    // Each tail once, then sorted with its rank: the first of equal
-    // tails is the best.
-    tails.clear();
-    tails.extend(wild_rank[start..].iter().map(|&rank| {
+    let tail = |rank: u32| {
         let (_, _, after, anchored) =
             rules[order[rank as usize] as usize].parts(text);
-        (after, anchored, rank)
-    }));
-    tails.sort_unstable();
-    tails.dedup_by(|b, a| (a.0, a.1) == (b.0, b.1));
-    wild_rank.truncate(start);
-    wild_rank.extend(tails.iter().map(|t| t.2));
-    wild_rank[start..].sort_unstable();
+        (after, anchored)
+    };
+    let hash = |(after, anchored)| tail_hash(after, anchored);
+    keep_best(wild_rank, start as usize, scratch, tail, hash);
+}
+
+/// Keeps, of the ranks in `ranks[start..]` (ascending), the smallest of
+/// those with the same `tail`, in ascending order.
+///
+/// Equal tails are found by their `hash`, sorted with the rank; each tail
+/// is then compared with those kept before it under the same hash. Should
+/// many different tails share a hash, they are sorted instead, so that no
+/// input costs more than that sort.
+fn keep_best<T: Ord>(
+    ranks: &mut Vec<u32>,
+    start: usize,
+    scratch: &mut Vec<u128>,
+    tail: impl Fn(u32) -> T,
+    hash: impl Fn(T) -> u64,
+) {
+    /// More tails than this under one hash are sorted instead.
+    const FEW: usize = 8;
+    if ranks.len() - start < 2 {
+        return;
+    }
+    scratch.clear();
+    scratch.extend(
+        ranks[start..].iter().map(|&rank| {
+            u128::from(hash(tail(rank))) << 64 | u128::from(rank)
+        }),
+    );
+    scratch.sort_unstable();
+    ranks.truncate(start);
+    let mut run = 0;
+    while run < scratch.len() {
+        let hash = scratch[run] >> 64;
+        let same = scratch[run..].iter().take_while(|&&k| k >> 64 == hash);
+        let end = run + same.count();
+        let kept = ranks.len();
+        let mut many = false;
+        for &k in &scratch[run..end] {
+            let this = tail(k as u32);
+            if ranks[kept..].iter().all(|&r| tail(r) != this) {
+                many = ranks.len() - kept == FEW;
+                if many {
+                    break;
+                }
+                ranks.push(k as u32);
+            }
+        }
+        if many {
+            ranks.truncate(kept);
+            let mut tails: Vec<_> = scratch[run..end]
+                .iter()
+                .map(|&k| (tail(k as u32), k as u32))
+                .collect();
+            tails.sort_unstable();
+            tails.dedup_by(|b, a| a.0 == b.0);
+            ranks.extend(tails.iter().map(|t| t.1));
+        }
+        run = end;
+    }
+    ranks[start..].sort_unstable();
+}
+
+/// A hash of a wildcard rule's tail and whether it ends with `$`.
+fn tail_hash(tail: &[u8], anchored: bool) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h =
+        ((tail.len() as u64) << 1 | u64::from(anchored)).wrapping_mul(K);
+    let mut words = tail.chunks_exact(8);
+    for word in &mut words {
+        let word = u64::from_le_bytes(padded(word));
+        h = (h ^ word).wrapping_mul(K).rotate_left(27);
+    }
+    let last = u64::from_le_bytes(padded(words.remainder()));
+    h = (h ^ last).wrapping_mul(K);
+    h ^ h >> 29
 }
 
 /// A value set once, shared between threads: `std`'s `OnceLock`.
@@ -1452,6 +1555,102 @@ mod tests {
             s.push_str(&format!("disallow: /p{i}/*.pdf$\nallow: /p{i}/\n"));
         }
         s
+    }
+
+    /// Rules in file order, as a matcher keeps them, from bodies with
+    /// every kind of rule: long and short, allow and disallow, retries.
+    fn varied_rules() -> Vec<Vec<Entry>> {
+        let mut sets = Vec::new();
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        for rules in [0, 1, 2, 5, 40, 300] {
+            let mut body = String::from("user-agent: *\n");
+            for _ in 0..rules {
+                let kind = ["allow", "disallow"][next(2) as usize];
+                let long = next(8) == 0;
+                let len = next(if long { 400 } else { 12 });
+                let mut pattern = String::from("/");
+                for _ in 0..len {
+                    pattern.push(b"ab*/$."[next(6) as usize] as char);
+                }
+                let end = ["", "$", "/", "/index.html", "*"][next(5) as usize];
+                body.push_str(&format!("{kind}: {pattern}{end}\n"));
+            }
+            sets.push(robots_rules(&body));
+        }
+        sets
+    }
+
+    fn robots_rules(body: &str) -> Vec<Entry> {
+        Robots::parse(body.as_bytes()).matcher(&["a"]).rules.to_vec()
+    }
+
+    #[test]
+    fn counting_puts_rules_in_the_order_sorting_does() {
+        for rules in varied_rules() {
+            let sorted = best_first_sorted(&rules);
+            let counted = best_first_counted(&rules);
+            if let Some(order) = &counted {
+                assert_eq!(order, &sorted);
+            }
+            if rules.len() >= 300 {
+                assert!(counted.is_some());
+            }
+            assert_eq!(best_first(&rules), sorted);
+            // Rules out of file order are sorted.
+            let mut reversed = rules.clone();
+            reversed.reverse();
+            if reversed.windows(2).any(|w| w[0].line > w[1].line) {
+                assert_eq!(best_first_counted(&reversed), None);
+            }
+            assert_eq!(best_first(&reversed), best_first_sorted(&reversed));
+        }
+        // A long pattern among few rules: more priorities than rules.
+        let rules = robots_rules(&format!(
+            "user-agent: *\ndisallow: /{}\nallow: /a\n",
+            "x".repeat(500)
+        ));
+        assert_eq!(best_first_counted(&rules), None);
+        assert_eq!(best_first(&rules), [0, 1]);
+    }
+
+    #[test]
+    fn of_equal_tails_the_best_is_kept() {
+        let tails = [3u8, 1, 3, 2, 9, 1, 1, 4, 5, 6, 7, 8, 0, 10, 3, 11, 2];
+        // Each distinct tail's smallest rank, in ascending order.
+        let mut want: Vec<u32> = Vec::new();
+        for (rank, t) in tails.iter().enumerate() {
+            if !tails[..rank].contains(t) {
+                want.push(rank as u32);
+            }
+        }
+        let hashes: [fn(u8) -> u64; 3] = [
+            |t| u64::from(t).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            |t| u64::from(t % 3),
+            // One hash for all: more distinct tails than are compared
+            // one by one, so they are sorted.
+            |_| 42,
+        ];
+        for hash in hashes {
+            for start in [0, 2] {
+                let mut ranks = vec![100, 101];
+                ranks.truncate(start);
+                ranks.extend(0..tails.len() as u32);
+                let mut scratch = Vec::new();
+                keep_best(
+                    &mut ranks,
+                    start,
+                    &mut scratch,
+                    |r| tails[r as usize],
+                    hash,
+                );
+                assert_eq!(ranks[..start], [100, 101][..start]);
+                assert_eq!(ranks[start..], want[..]);
+            }
+        }
     }
 
     #[test]
