@@ -102,7 +102,8 @@ impl CacheConfig {
     }
 
     /// How long a fetched file is used when the response says nothing
-    /// (default and maximum 24 h). `Cache-Control: max-age` shortens it.
+    /// (default and maximum 24 h). `Cache-Control: max-age`, less the
+    /// response's `Age`, shortens it.
     pub fn lifetime(mut self, d: Duration) -> Self {
         self.timing = self.timing.lifetime(d);
         self
@@ -413,7 +414,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// (all of them in [`policy`]).
 ///
 /// Concurrent checks of one authority share a single fetch. A file is
-/// used for 24 hours, or for its `Cache-Control: max-age` if shorter;
+/// used for 24 hours, or for what is left of its `Cache-Control: max-age`
+/// after its `Age` if shorter;
 /// when a refresh fails the last good copy is used on. An unreachable site
 /// disallows everything until the retry time; after 30 days unreachable
 /// with no copy, it allows everything.

@@ -148,6 +148,8 @@ pub struct Response {
     pub cache_control: Vec<String>,
     /// The `Retry-After` header value.
     pub retry_after: Option<String>,
+    /// The first `Age` header value.
+    pub age: Option<String>,
     /// The `Location` header value, when the final status is a redirect
     /// the downloader did not follow (bytes from 0x80 up percent-encoded:
     /// see [`policy::location`]).
@@ -166,13 +168,16 @@ impl Response {
         Response { status, body, ..Response::default() }
     }
 
-    /// Adds a header; only `Cache-Control`, `Retry-After` and `Location`
-    /// are kept (names compare without regard to ASCII case).
+    /// Adds a header; only `Cache-Control`, `Age`, `Retry-After` and
+    /// `Location` are kept (names compare without regard to ASCII case).
     pub fn header(mut self, name: &str, value: &str) -> Response {
         if name.eq_ignore_ascii_case("cache-control") {
             self.cache_control.push(value.to_string());
         } else if name.eq_ignore_ascii_case("retry-after") {
             self.retry_after = Some(value.to_string());
+        } else if name.eq_ignore_ascii_case("age") {
+            // Of several, the first counts (RFC 9111 §5.1).
+            self.age.get_or_insert_with(|| value.to_string());
         } else if name.eq_ignore_ascii_case("location") {
             self.location = Some(value.to_string());
         }
@@ -283,7 +288,7 @@ pub struct Fetch {
     /// Then [`Fetch::body`] ends at the last line break up to the cap
     /// (or the one just past it).
     pub truncated: bool,
-    /// The final response's `Cache-Control`.
+    /// The final response's `Cache-Control`, with its `Age`.
     pub cache_control: CacheControl,
     /// The final response's `Retry-After`.
     pub retry_after: Option<RetryAfter>,
@@ -341,7 +346,8 @@ impl Fetch {
         }
         fetch.outcome = policy::outcome(authority.scheme(), &response);
         fetch.cache_control =
-            CacheControl::parse(response.cache_control.iter().map(|v| &**v));
+            CacheControl::parse(response.cache_control.iter().map(|v| &**v))
+                .with_age(response.age.as_deref());
         fetch.retry_after =
             response.retry_after.as_deref().and_then(RetryAfter::parse);
         fetch.truncated = response.truncated;

@@ -379,13 +379,17 @@ pub struct CacheControl {
     pub no_store: bool,
     /// `no-cache`: ask again before each use.
     pub no_cache: bool,
+    /// The response's `Age`, if valid ([`CacheControl::with_age`]): how
+    /// long it had already been kept in caches on its way. It counts
+    /// against `max-age`.
+    pub age: Option<Duration>,
 }
 
 impl CacheControl {
     /// Reads every `Cache-Control` header value; unknown directives are
     /// ignored, commas inside quoted strings separate nothing, and the
-    /// first `max-age` counts (RFC 9111 §4.2.1). An `Age` header is not
-    /// read: a file is kept for its `max-age` from when it was fetched.
+    /// first `max-age` counts (RFC 9111 §4.2.1). The `Age` header is read
+    /// by [`CacheControl::with_age`].
     ///
     /// # Example
     ///
@@ -420,13 +424,49 @@ impl CacheControl {
         cc
     }
 
-    /// Returns true if and only if the response may be used again later:
-    /// not `no-store`, not `no-cache`, not `max-age=0`.
-    pub fn is_cacheable(&self) -> bool {
-        !self.no_store
-            && !self.no_cache
-            && self.max_age != Some(Duration::ZERO)
+    /// Adds the response's `Age` header value (RFC 9111 §5.1): seconds
+    /// the response had already spent in caches when it arrived, which
+    /// count against its `max-age`. Of a list, the first member counts;
+    /// a value that is not a number of seconds is ignored, and one too
+    /// large to hold is taken as the largest (RFC 9111 §1.2.2). The
+    /// `Date` header is not used: the clocks of a server and a crawler
+    /// need not agree.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use robotrules_fetch::policy::{lifetime, CacheControl, DEFAULT_LIFETIME};
+    ///
+    /// let cc = CacheControl::parse(["max-age=600"]).with_age(Some("540"));
+    /// assert_eq!(cc.age, Some(Duration::from_secs(540)));
+    /// assert_eq!(lifetime(&cc, DEFAULT_LIFETIME), Duration::from_secs(60));
+    /// let cc = CacheControl::parse(["max-age=600"]).with_age(Some("soon"));
+    /// assert_eq!(cc.age, None);
+    /// ```
+    pub fn with_age(mut self, age: Option<&str>) -> CacheControl {
+        self.age = age
+            .and_then(|value| value.split(',').next())
+            .and_then(|first| delta_seconds(first.trim()))
+            .map(Duration::from_secs);
+        self
     }
+
+    /// Returns true if and only if the response may be used again later:
+    /// not `no-store`, not `no-cache`, not `max-age=0`, and not older
+    /// already than its `max-age`.
+    pub fn is_cacheable(&self) -> bool {
+        !lifetime(self, Duration::MAX).is_zero()
+    }
+}
+
+/// A delta-seconds value (RFC 9111 §1.2.2): digits only; too many to
+/// hold give the largest value.
+fn delta_seconds(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse().unwrap_or(u64::MAX))
 }
 
 /// The comma-separated directives of a `Cache-Control` value; a comma
@@ -520,8 +560,9 @@ pub(crate) fn saturating_add(t: SystemTime, d: Duration) -> SystemTime {
 }
 
 /// How long a fetched robots.txt (or the news that there is none) is used:
-/// `max` (24 hours by default), or `max-age` if shorter; zero for
-/// `no-store` and `no-cache`.
+/// `max` (24 hours by default), or what is left of `max-age` once the
+/// response's `Age` is taken off, if shorter; zero for `no-store` and
+/// `no-cache`.
 ///
 /// # Example
 ///
@@ -538,7 +579,10 @@ pub fn lifetime(cache_control: &CacheControl, max: Duration) -> Duration {
     if cache_control.no_store || cache_control.no_cache {
         return Duration::ZERO;
     }
-    cache_control.max_age.map_or(max, |age| age.min(max))
+    let age = cache_control.age.unwrap_or(Duration::ZERO);
+    cache_control
+        .max_age
+        .map_or(max, |max_age| max_age.saturating_sub(age).min(max))
 }
 
 /// The outcome of a response to a request for the robots.txt of an
@@ -1043,6 +1087,42 @@ mod tests {
             ),
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn age_counts_against_max_age() {
+        let with = |cc: &str, age: &str| {
+            let cc = CacheControl::parse([cc]).with_age(Some(age));
+            (cc.age.map(|a| a.as_secs()), lifetime(&cc, DEFAULT_LIFETIME))
+        };
+        let secs = Duration::from_secs;
+        assert_eq!(with("max-age=600", "100"), (Some(100), secs(500)));
+        assert_eq!(with("max-age=600", " 100 , 7"), (Some(100), secs(500)));
+        assert_eq!(with("max-age=600", "600"), (Some(600), Duration::ZERO));
+        assert_eq!(with("max-age=600", "9000"), (Some(9000), Duration::ZERO));
+        // Not delta-seconds: ignored.
+        for bad in ["", "-5", "+5", "1.5", "x", "5s"] {
+            assert_eq!(with("max-age=600", bad), (None, secs(600)), "{bad:?}");
+        }
+        // Too large to hold: the largest value.
+        let huge = with("max-age=600", "99999999999999999999999");
+        assert_eq!(huge, (Some(u64::MAX), Duration::ZERO));
+        // Without max-age the day of RFC 9309 counts from the fetch.
+        assert_eq!(with("public", "100"), (Some(100), DEFAULT_LIFETIME));
+        // What is left of a long max-age is still capped at the day.
+        let day = DEFAULT_LIFETIME.as_secs();
+        let cc = format!("max-age={}", 3 * day);
+        assert_eq!(with(&cc, "3600"), (Some(3600), DEFAULT_LIFETIME));
+        let cc = format!("max-age={}", day + 600);
+        assert_eq!(with(&cc, "3600"), (Some(3600), secs(day - 3000)));
+        let ok = |cc: &str, age| {
+            CacheControl::parse([cc]).with_age(age).is_cacheable()
+        };
+        assert!(ok("max-age=600", Some("599")));
+        assert!(!ok("max-age=600", Some("600")));
+        assert!(ok("max-age=600", None));
+        assert!(ok("public", Some("99999")));
+        assert!(!ok("no-store", None));
     }
 
     #[test]

@@ -461,6 +461,23 @@ async fn max_age_is_honoured() {
 }
 
 #[tokio::test]
+async fn age_counts_against_max_age() {
+    // Already 50 s in caches on its way: 10 s of its minute are left.
+    let (addr, script) =
+        counting(&[("cache-control", "max-age=60"), ("age", "50")]).await;
+    let clock = Arc::new(ManualClock::new(UNIX_EPOCH));
+    let cache = cache_with(&clock);
+    let url = format!("http://{addr}/private/x");
+    assert!(!cache.is_allowed(&["a"], &url).await.unwrap().allowed);
+    clock.advance(Duration::from_secs(9));
+    cache.is_allowed(&["a"], &url).await.unwrap();
+    assert_eq!(script.hits.load(Ordering::SeqCst), 1);
+    clock.advance(Duration::from_secs(2));
+    cache.is_allowed(&["a"], &url).await.unwrap();
+    assert_eq!(script.hits.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
 async fn a_day_by_default_then_stale_on_error() {
     let (addr, script) = counting(&[]).await;
     let clock = Arc::new(ManualClock::new(UNIX_EPOCH));

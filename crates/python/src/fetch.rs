@@ -248,9 +248,9 @@ impl PyFetchResult {
     }
 
     /// How long the result may be used, in seconds: the cache lifetime
-    /// (at most 24 h, less with `Cache-Control`), or for an unreachable
-    /// site the time until it should be asked again (`Retry-After`, 5
-    /// minutes after a 503, else 1 hour).
+    /// (at most 24 h, less with `Cache-Control` and `Age`), or for an
+    /// unreachable site the time until it should be asked again
+    /// (`Retry-After`, 5 minutes after a 503, else 1 hour).
     #[getter]
     fn lifetime(&self) -> f64 {
         self.lifetime
@@ -359,8 +359,8 @@ fn fetch(
 /// (the sans-IO policy): `url` is the robots.txt URL (or any URL of the
 /// site), `status` the final status after following redirects (at most
 /// 5), `headers` a mapping or a list of `(name, value)` pairs (only
-/// `Cache-Control`, `Retry-After` and `Location` matter) and `body` the
-/// body (only its first 500 KiB are used). Pass `status=None` for a
+/// `Cache-Control`, `Age`, `Retry-After` and `Location` matter) and `body`
+/// the body (only its first 500 KiB are used). Pass `status=None` for a
 /// request that got no response (timeout, DNS or connection failure).
 #[pyfunction]
 #[pyo3(signature = (url, status, headers = None, body = None))]

@@ -48,6 +48,13 @@ def test_evaluate_lifetimes():
     assert policy.evaluate("https://e.com/", 503, {}, b"").lifetime == 300
     assert policy.evaluate("https://e.com/", 500, {}, b"").lifetime == 3600
     assert policy.evaluate("https://e.com/", 503, {"Retry-After": "120"}, b"").lifetime == 120
+    # Time already spent in caches on the way counts against max-age.
+    aged = [("Cache-Control", "max-age=60"), ("Age", "45")]
+    assert policy.evaluate("https://e.com/", 200, aged, RULES).lifetime == 15
+    stale = {"cache-control": "max-age=60", "age": "61"}
+    assert policy.evaluate("https://e.com/", 200, stale, RULES).lifetime == 0
+    odd = {"cache-control": "max-age=60", "age": "a minute"}
+    assert policy.evaluate("https://e.com/", 200, odd, RULES).lifetime == 60
 
 
 def test_evaluate_caps_the_body():
