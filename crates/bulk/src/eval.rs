@@ -60,7 +60,8 @@ pub struct Evaluation {
     /// `redirect` (not resolved in the data), or `undecodable` (a broken
     /// chunk, or a content coding that does not decode: a broken response,
     /// which the access method treats as unreachable, so every crawler is
-    /// disallowed).
+    /// disallowed). A body that does not decode but is text is read as it
+    /// is: the archive stored it decoded.
     pub class: &'static str,
     /// For `success`: `text`, `html` or `binary`.
     pub body_kind: Option<&'static str>,
@@ -381,27 +382,74 @@ fn chunk_size(line: &[u8]) -> Option<u64> {
         .or((significant.is_empty()).then_some(0))
 }
 
+/// How a body was decoded.
+#[derive(Debug)]
+enum Decoded<'a> {
+    /// Its content codings undone (or it had none).
+    Body(Cow<'a, [u8]>),
+    /// It does not decode but is text: read as it is (see [`decode`]).
+    Stored(Cow<'a, [u8]>, String),
+    /// It does not decode: why.
+    Broken(String),
+}
+
 /// The body after its content codings are undone by the access method's
 /// decoder (`robotrules-fetch`), up to [`DECODE_LIMIT`] bytes; a body
 /// without `Content-Encoding` as it is, without a copy. A body that the
-/// input cut (`short`) keeps what decodes before the cut. The error says
-/// why a body cannot be decoded.
+/// input cut (`short`) keeps what decodes before the cut.
+///
+/// A body that does not decode but is text was stored decoded by the
+/// archive, whatever its header says: Common Crawl's crawls up to 2018
+/// kept the server's `Content-Encoding: gzip` over payloads they stored
+/// uncompressed (later crawls rename the header `X-Crawler-Content-Encoding`).
+/// It is read as it is, and said. A compressed stream is never text (a
+/// gzip member starts with the control byte 0x1F, and every coding's
+/// output is dense in control bytes); one that does not decode is broken.
 fn decode<'a>(
     encoding: Option<&str>,
     body: Cow<'a, [u8]>,
     short: bool,
-) -> Result<Cow<'a, [u8]>, String> {
-    let Some(codings) = encoding else { return Ok(body) };
-    let undecodable = |e: policy::Undecodable| e.to_string();
-    let mut decoder =
-        policy::Decoder::new(codings, DECODE_LIMIT).map_err(undecodable)?;
-    decoder.push(&body).map_err(undecodable)?;
+) -> Decoded<'a> {
+    let Some(codings) = encoding else { return Decoded::Body(body) };
+    let why = match decode_with(codings, &body, short) {
+        Ok(decoded) => return Decoded::Body(Cow::Owned(decoded)),
+        Err(e) => e.to_string(),
+    };
+    if is_text(&body) {
+        let said = format!(
+            "is sent with `Content-Encoding: {}` but is text that does not \
+             decode ({why}): read as it is, as an archive that stored it \
+             decoded",
+            codings.trim()
+        );
+        Decoded::Stored(body, said)
+    } else {
+        Decoded::Broken(why)
+    }
+}
+
+/// [`decode`]'s decoding.
+fn decode_with(
+    codings: &str,
+    body: &[u8],
+    short: bool,
+) -> Result<Vec<u8>, policy::Undecodable> {
+    let mut decoder = policy::Decoder::new(codings, DECODE_LIMIT)?;
+    decoder.push(body)?;
     let before = short.then(|| decoder.body().to_vec());
     match (decoder.finish(), before) {
-        (Ok((decoded, _)), _) => Ok(Cow::Owned(decoded)),
-        (Err(_), Some(before)) => Ok(Cow::Owned(before)),
-        (Err(e), None) => Err(undecodable(e)),
+        (Ok((decoded, _)), _) => Ok(decoded),
+        (Err(_), Some(before)) => Ok(before),
+        (Err(e), None) => Err(e),
     }
+}
+
+/// Returns true if the first kilobyte of `body` holds no control byte but
+/// white space (tab, line ends, vertical tab, form feed).
+fn is_text(body: &[u8]) -> bool {
+    body.iter()
+        .take(1024)
+        .all(|&b| (b >= 0x20 && b != 0x7F) || matches!(b, b'\t'..=b'\r'))
 }
 
 /// Evaluates a capture that is not a redirect to follow.
@@ -510,8 +558,15 @@ pub(crate) fn evaluate_body_why(
     // The input ends before the body does.
     let short = capture.cut || ended_early;
     let decoded = match decode(capture.encoding.as_deref(), body, short) {
-        Ok(decoded) => decoded,
-        Err(e_why) => {
+        Decoded::Body(decoded) => decoded,
+        Decoded::Stored(body, said) => {
+            *why = Some(match why.take() {
+                Some(before) => format!("{before}; {said}"),
+                None => said,
+            });
+            body
+        }
+        Decoded::Broken(e_why) => {
             e.class = "undecodable";
             e.verdicts = everyone(broken(&e_why));
             *why = Some(format!("cannot be decoded: {e_why}"));
@@ -702,9 +757,54 @@ mod tests {
             class(&capture(200, b"User-agent: *\nDisallow: /\n")),
             ("success", "disallowed")
         );
-        let mut br = capture(200, b"xx");
+        let mut br = capture(200, b"\x8b\x00\x80");
         br.encoding = Some("br".into());
         assert_eq!(class(&br), ("undecodable", "disallowed"));
+    }
+
+    #[test]
+    fn text_that_its_coding_does_not_describe_is_read_as_it_is() {
+        let o = Options::new(Catalogue::builtin());
+        let text = b"User-agent: *\r\n\tDisallow: /\x0c\n";
+        for coding in ["gzip", "x-gzip", "deflate", "br", "gzip, br", "zstd"] {
+            let mut c = capture(200, text);
+            c.encoding = Some(coding.into());
+            let (e, why) = with_why(&c, &o);
+            assert_eq!(
+                (e.class, e.verdicts[0].access),
+                ("success", "disallowed"),
+                "{coding}"
+            );
+            assert!(why.unwrap().contains("read as it is"), "{coding}");
+        }
+        // An empty body is text too: no rules.
+        let mut c = capture(200, b"");
+        c.encoding = Some("gzip".into());
+        assert_eq!(evaluate(&c, &o).verdicts[0].access, "allowed");
+        // A control byte makes it no text: a stream that does not decode.
+        for bad in [&b"\x1f\x8bUser-agent: *\nDisallow: /\n"[..], b"ab\x00cd"]
+        {
+            let mut c = capture(200, bad);
+            c.encoding = Some("gzip".into());
+            let (e, why) = with_why(&c, &o);
+            assert_eq!(e.class, "undecodable", "{bad:?}");
+            assert!(why.unwrap().starts_with("cannot be decoded"));
+        }
+        // Only the first kilobyte is looked at.
+        let mut late = text.to_vec();
+        late.resize(1024, b'#');
+        late.push(0);
+        let mut c = capture(200, &late);
+        c.encoding = Some("gzip".into());
+        assert_eq!(evaluate(&c, &o).class, "success");
+        // Both said: marked chunked and gzip, neither.
+        let mut c = capture(200, text);
+        c.encoding = Some("gzip".into());
+        c.chunked = true;
+        let (e, why) = with_why(&c, &o);
+        let why = why.unwrap();
+        assert_eq!(e.class, "success");
+        assert!(why.contains("chunk size") && why.contains("read as it is"));
     }
 
     #[test]
