@@ -48,9 +48,9 @@ impl Source {
         Source { path: path.into(), format }
     }
 
-    /// The format of a file, from its name: `.warc`, `.warc.gz`, `.arc`
-    /// and `.arc.gz` are WARC, `.jsonl`, `.ndjson` and `.json` are JSON
-    /// lines, anything else a plain robots.txt file.
+    /// The format of a file, from its name: `.warc` and `.warc.gz` are
+    /// WARC, `.jsonl`, `.ndjson` and `.json` are JSON lines, anything else
+    /// a plain robots.txt file.
     pub fn of(path: impl Into<PathBuf>) -> Source {
         let path = path.into();
         let name = path
@@ -173,7 +173,8 @@ pub struct Capture {
     pub chunked: bool,
     /// The body as it came, before content decoding.
     pub body: Vec<u8>,
-    /// True if and only if the body was cut by the reader's limit.
+    /// True if and only if the body was cut: by the reader's limit, by
+    /// the input's end, or by the WARC writer (`WARC-Truncated`).
     pub cut: bool,
 }
 
@@ -183,6 +184,7 @@ pub struct Capture {
 fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
     let mut rest = block;
     let mut first = true;
+    let mut length = None;
     loop {
         // A head that the block ends without its blank line has no body.
         let (line, next) = match memchr(b'\n', rest) {
@@ -217,7 +219,10 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
         let value =
             || String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
         if name.eq_ignore_ascii_case(b"location") {
-            capture.location = Some(value());
+            // Bytes from 0x80 up percent-encoded, as the access method
+            // reads a `Location`.
+            let raw = trim_white(&line[colon + 1..]);
+            capture.location = Some(robotrules_fetch::policy::location(raw));
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
             capture.encoding = Some(value());
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
@@ -225,9 +230,26 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
                 .rsplit(',')
                 .next()
                 .is_some_and(|c| c.trim().eq_ignore_ascii_case("chunked"));
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            length = value().parse::<usize>().ok();
         }
     }
+    // Common Crawl's August 2018 crawl (CC-MAIN-2018-34) wrote one line
+    // end too many after every response head: the body then starts with
+    // a CRLF that its `Content-Length` does not count. It is not the
+    // body's.
+    if rest.starts_with(b"\r\n") && length == Some(rest.len() - 2) {
+        rest = &rest[2..];
+    }
     Some(block.len() - rest.len())
+}
+
+/// `bytes` without HTTP white space (spaces and tabs) at either end.
+fn trim_white(bytes: &[u8]) -> &[u8] {
+    let white = |b: &u8| matches!(b, b' ' | b'\t');
+    let start = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !white(b)).map_or(start, |p| p + 1);
+    &bytes[start..end]
 }
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {
@@ -471,7 +493,9 @@ fn from_record(
         crawl: crawl.to_string(),
         url: record.target_uri.unwrap_or_default(),
         date: record.date.unwrap_or_default(),
-        cut: record.block_truncated,
+        // A payload the writer cut is read as one the input cut: its last
+        // line, which it may have cut, is not read.
+        cut: record.block_truncated || record.truncated.is_some(),
         ..Capture::default()
     };
     let Some(start) = http(&record.block, &mut c) else {
@@ -487,7 +511,7 @@ fn from_record(
     };
     let head = &record.block[..start];
     let whole_head = head.ends_with(b"\n\n") || head.ends_with(b"\n\r\n");
-    if record.block_truncated && !whole_head {
+    if c.cut && !whole_head {
         // Cut inside its head: not a response without a body.
         return Some(Err(Problem {
             file: name.to_string(),
@@ -748,6 +772,58 @@ mod tests {
         );
         let c = body.unwrap().unwrap();
         assert_eq!((c.cut, &c.body[..]), (true, &b"User-ag"[..]));
+    }
+
+    #[test]
+    fn what_writers_did_to_a_response() {
+        let capture = |block: &[u8], truncated: Option<&str>| {
+            let record = warc::Record {
+                kind: "response".into(),
+                target_uri: Some("https://a.example/robots.txt".into()),
+                block: block.to_vec(),
+                truncated: truncated.map(str::to_string),
+                ..warc::Record::default()
+            };
+            from_record(record, 0, "", "f", true).unwrap().unwrap()
+        };
+        // `WARC-Truncated`: the body is marked cut, whatever the reason.
+        let ok = b"HTTP/1.1 200 OK\r\n\r\nUser-agent: *\nDisallow: /pri";
+        for reason in ["length", "time", "disconnect", "unspecified"] {
+            assert!(capture(ok, Some(reason)).cut, "{reason}");
+        }
+        assert!(!capture(ok, None).cut);
+        // A head the writer cut is no response.
+        let record = warc::Record {
+            kind: "response".into(),
+            target_uri: Some("https://a.example/robots.txt".into()),
+            block: b"HTTP/1.1 200 OK\r\nContent-Ty".to_vec(),
+            truncated: Some("disconnect".into()),
+            ..warc::Record::default()
+        };
+        let p = from_record(record, 0, "", "f", true).unwrap().unwrap_err();
+        assert_eq!(p.kind, ProblemKind::Truncated);
+
+        // CC-MAIN-2018-34: one CRLF too many after the head, which the
+        // `Content-Length` does not count.
+        let extra = b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n\r\nabc";
+        assert_eq!(capture(extra, None).body, b"abc");
+        // Counted, or without a `Content-Length`, it is the body's.
+        for kept in [
+            &b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n\r\nabc"[..],
+            b"HTTP/1.1 200 OK\r\n\r\n\r\nabc",
+            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n\nabcd",
+            b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n\r\nabc",
+        ] {
+            let body =
+                &kept[memchr::memmem::find(kept, b"\r\n\r\n").unwrap() + 4..];
+            assert_eq!(capture(kept, None).body, body, "{kept:?}");
+        }
+
+        // A `Location` in raw bytes: percent-encoded, as a fetch reads it.
+        let moved =
+            b"HTTP/1.1 301 Moved\r\nLocation:  /r\xe9bots.txt \r\n\r\n";
+        let c = capture(moved, None);
+        assert_eq!(c.location.as_deref(), Some("/r%E9bots.txt"));
     }
 
     #[test]

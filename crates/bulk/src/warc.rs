@@ -52,6 +52,10 @@ pub struct Record {
     pub block: Vec<u8>,
     /// True if and only if the block was longer than the bytes kept.
     pub block_truncated: bool,
+    /// `WARC-Truncated`, in lower case: why the writer kept only the
+    /// start of the payload (`length`, `time`, `disconnect`,
+    /// `unspecified`, …).
+    pub truncated: Option<String>,
 }
 
 impl Record {
@@ -1011,6 +1015,8 @@ impl Head {
             record.target_uri = Some(v.to_string());
         } else if name.eq_ignore_ascii_case(b"warc-date") {
             record.date = Some(value().trim().to_string());
+        } else if name.eq_ignore_ascii_case(b"warc-truncated") {
+            record.truncated = Some(value().trim().to_ascii_lowercase());
         } else if name.eq_ignore_ascii_case(b"content-length") {
             let value = value();
             let value = value.trim();
@@ -1485,15 +1491,21 @@ mod tests {
             \xc2\xa0WARC-Target-URI\t: <https://a.example/robots.txt>\r\n\
             X-\xff: \xff\r\n\
             WARC-DATE: 2024-02-20T00:00:00Z\n\
+            WARC-Truncated: Disconnect \r\n\
             Content-Length: 3\r\n\r\nabc\r\n\r\n";
         let r = Reader::new(&data[..], "t").next().unwrap().unwrap();
         assert_eq!(r.kind, "response");
+        assert_eq!(r.truncated.as_deref(), Some("disconnect"));
+        assert!(!r.block_truncated);
         assert_eq!(
             r.target_uri.as_deref(),
             Some("https://a.example/robots.txt")
         );
         assert_eq!(r.date.as_deref(), Some("2024-02-20T00:00:00Z"));
         assert_eq!(r.block, b"abc");
+        let plain = b"WARC/1.0\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+        let r = Reader::new(&plain[..], "t").next().unwrap().unwrap();
+        assert_eq!(r.truncated, None);
         let bad = b"WARC/1.0\r\nContent-Length: x\r\n\r\n";
         let p = Reader::new(&bad[..], "t").next().unwrap().unwrap_err();
         assert_eq!(p.kind, ProblemKind::Header);
