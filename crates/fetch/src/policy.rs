@@ -388,8 +388,10 @@ pub struct CacheControl {
 impl CacheControl {
     /// Reads every `Cache-Control` header value; unknown directives are
     /// ignored, commas inside quoted strings separate nothing, and the
-    /// first `max-age` counts (RFC 9111 §4.2.1). The `Age` header is read
-    /// by [`CacheControl::with_age`].
+    /// first `max-age` counts (RFC 9111 §4.2.1). A `max-age` that is not
+    /// delta-seconds (digits, quoted or not) is ignored; one too large to
+    /// hold is taken as the largest (RFC 9111 §1.2.2). The `Age` header
+    /// is read by [`CacheControl::with_age`].
     ///
     /// # Example
     ///
@@ -410,8 +412,10 @@ impl CacheControl {
         for directive in values.into_iter().flat_map(directives) {
             let directive = directive.trim().to_ascii_lowercase();
             if let Some(age) = directive.strip_prefix("max-age=") {
-                if let (None, Ok(secs)) =
-                    (cc.max_age, age.trim_matches('"').parse::<u64>())
+                let quoted =
+                    age.strip_prefix('"').and_then(|a| a.strip_suffix('"'));
+                if let (None, Some(secs)) =
+                    (cc.max_age, delta_seconds(quoted.unwrap_or(age)))
                 {
                     cc.max_age = Some(Duration::from_secs(secs));
                 }
@@ -505,8 +509,9 @@ pub enum RetryAfter {
 }
 
 impl RetryAfter {
-    /// Reads a header value: delta-seconds or an HTTP date (IMF-fixdate,
-    /// or the obsolete RFC 850 and asctime forms).
+    /// Reads a header value: delta-seconds (digits only; too many to hold
+    /// give the longest delay) or an HTTP date (IMF-fixdate, or the
+    /// obsolete RFC 850 and asctime forms).
     ///
     /// # Example
     ///
@@ -521,7 +526,7 @@ impl RetryAfter {
     /// ```
     pub fn parse(value: &str) -> Option<RetryAfter> {
         let value = value.trim();
-        if let Ok(secs) = value.parse::<u64>() {
+        if let Some(secs) = delta_seconds(value) {
             return Some(RetryAfter::Delay(Duration::from_secs(secs)));
         }
         httpdate::parse_http_date(value).ok().map(RetryAfter::Date)
@@ -760,10 +765,15 @@ impl Default for Timing {
 }
 
 impl Timing {
-    /// How long a fetched file is used at most (default 24 h);
+    /// How long a fetched file is used at most (default and maximum
+    /// 24 h, [`DEFAULT_LIFETIME`]: a longer one is cut to 24 h);
     /// `Cache-Control: max-age` shortens it.
+    ///
+    /// > Crawlers SHOULD NOT use the cached version for more than 24
+    /// > hours, unless the robots.txt file is unreachable.
+    /// > — RFC 9309 §2.4
     pub fn lifetime(mut self, d: Duration) -> Self {
-        self.lifetime = d;
+        self.lifetime = d.min(DEFAULT_LIFETIME);
         self
     }
 
@@ -1072,6 +1082,24 @@ mod tests {
         assert!(CacheControl::parse(["max-age=1"]).is_cacheable());
         assert!(CacheControl::parse(["max-age=x"]).is_cacheable());
         assert_eq!(CacheControl::parse(["max-age=x"]).max_age, None);
+        // delta-seconds: digits only, quoted whole or not at all.
+        let secs =
+            |v: &str| CacheControl::parse([v]).max_age.map(|d| d.as_secs());
+        assert_eq!(secs("max-age=\"60\""), Some(60));
+        for bad in ["max-age=+5", "max-age=-1", "max-age=\"60", "max-age=6 0"]
+        {
+            assert_eq!(secs(bad), None, "{bad}");
+        }
+        // An invalid one does not hide a valid one after it.
+        assert_eq!(secs("max-age=+5, max-age=7"), Some(7));
+        assert_eq!(secs("max-age=99999999999999999999999"), Some(u64::MAX));
+        assert_eq!(
+            lifetime(
+                &CacheControl::parse(["max-age=99999999999999999999999"]),
+                DEFAULT_LIFETIME
+            ),
+            DEFAULT_LIFETIME
+        );
         assert_eq!(
             lifetime(&CacheControl::parse([]), DEFAULT_LIFETIME),
             DEFAULT_LIFETIME
@@ -1142,7 +1170,26 @@ mod tests {
         let past = RetryAfter::parse("Thu, 01 Jan 1970 00:00:01 GMT");
         assert_eq!(past.unwrap().delay(now), Duration::ZERO);
         assert_eq!(RetryAfter::parse("-5"), None);
+        assert_eq!(RetryAfter::parse("+30"), None);
         assert_eq!(RetryAfter::parse(""), None);
+        // Too long to hold: the longest wait, which the timing cuts to a
+        // day.
+        let huge = RetryAfter::parse("18446744073709551616").unwrap();
+        assert_eq!(huge, RetryAfter::Delay(Duration::from_secs(u64::MAX)));
+        let reason = Unreachable::Status(503);
+        let when = Timing::default().retry_at(&reason, Some(huge), now);
+        assert_eq!(when, saturating_add(now, MAX_RETRY_AFTER));
+    }
+
+    #[test]
+    fn a_lifetime_is_a_day_at_most() {
+        let week = Duration::from_secs(7 * 24 * 3600);
+        assert_eq!(
+            Timing::default().lifetime(week).lifetime,
+            DEFAULT_LIFETIME
+        );
+        let hour = Duration::from_secs(3600);
+        assert_eq!(Timing::default().lifetime(hour).lifetime, hour);
     }
 
     #[test]
