@@ -481,6 +481,20 @@ fn from_record(
     name: &str,
     body: bool,
 ) -> Option<Result<Capture, Problem>> {
+    if record.kind == "revisit" {
+        // Its payload is another record's, which this job does not look
+        // up: said rather than dropped in silence.
+        let url = record.target_uri.unwrap_or_default();
+        return Some(Err(Problem {
+            file: name.to_string(),
+            offset: record.offset,
+            kind: ProblemKind::Http,
+            detail: format!(
+                "a revisit record for {url:?} (its payload is in another \
+                 record): passed over"
+            ),
+        }));
+    }
     if record.kind != "response" {
         return None;
     }
@@ -529,7 +543,7 @@ fn from_record(
         block.drain(..start);
         c.body = block;
     }
-    Some(match no_url(&c, name) {
+    Some(match not_a_site(&c, name) {
         Some(p) => Err(p),
         None => Ok(c),
     })
@@ -597,21 +611,30 @@ fn from_json(
         body: j.body.into_bytes(),
         cut: false,
     })
-    .and_then(|c| match no_url(&c, name) {
+    .and_then(|c| match not_a_site(&c, name) {
         Some(p) => Err(p),
         None => Ok(c),
     })
 }
 
-/// The problem of a capture whose URL is missing or not a URL (it could
-/// not stand for any site), if it is one.
-fn no_url(c: &Capture, name: &str) -> Option<Problem> {
+/// The problem of a capture that cannot stand for a site, if it is one:
+/// its URL is missing or not a URL, or it is a `304 Not Modified`, which
+/// is no redirect but "use the copy you have" (RFC 9110 §15.4.5), an
+/// answer to a conditional request with no body of its own (the copy is
+/// an earlier capture, if the data holds one).
+fn not_a_site(c: &Capture, name: &str) -> Option<Problem> {
     let wrong = if c.url.is_empty() {
         "a capture without a target URI".to_string()
-    } else if crate::site::is_url(&c.url) {
-        return None;
-    } else {
+    } else if !crate::site::is_url(&c.url) {
         format!("the target URI {:?} is not a URL", c.url)
+    } else if c.status == Some(304) {
+        format!(
+            "a 304 Not Modified response for {:?} has no body of its own: \
+             passed over",
+            c.url
+        )
+    } else {
+        return None;
     };
     Some(Problem {
         file: name.to_string(),
