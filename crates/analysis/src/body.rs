@@ -39,7 +39,9 @@ pub enum BodyKind {
     Text,
     /// An HTML page (an error page or a site's home page served in place
     /// of the robots.txt): its first KiB names `<!doctype html`, `<html`,
-    /// `<head`, `<body` or `<script`.
+    /// `<head`, `<body` or `<script`, with no `#` or `:` before it on its
+    /// line (a comment or a rule can name a tag: `# <script> is allowed`,
+    /// `Disallow: /*<script`).
     Html,
     /// Binary data: a known signature (gzip, zstd, zip, images, PDF,
     /// UTF-16 or UTF-32 byte order marks) or many control bytes in the
@@ -66,6 +68,7 @@ impl BodyKind {
                     ]
                     .iter()
                     .any(|t| starts_with_ignore_case(&head[i..], t))
+                    && !in_a_line_of_rules(&head[..i])
             });
         if html {
             BodyKind::Html
@@ -84,6 +87,17 @@ impl BodyKind {
             BodyKind::Binary => "binary",
         }
     }
+}
+
+/// Returns true if the line that `before` ends in (the text before a tag)
+/// holds a `#` or a `:`: the tag is then in a comment or a line's value,
+/// not markup.
+fn in_a_line_of_rules(before: &[u8]) -> bool {
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |p| p + 1);
+    before[start..].iter().any(|&b| b == b'#' || b == b':')
 }
 
 /// Returns true if and only if `haystack` starts with `needle`
@@ -177,6 +191,12 @@ mod tests {
         kind!(b"User-agent: *\nDisallow: /html/\n", Text);
         kind!(b"\n\n<HTML><BODY>404</BODY></HTML>", Html);
         kind!(b"<!DocType HTML>", Html);
+        kind!(b"<meta charset=utf-8>\n  <script src=a.js></script>", Html);
+        kind!(b"Not found\r<body>404</body>", Html);
+        // A tag named in a comment or a rule's value is no markup.
+        kind!(b"# Do not block <script> or CSS\nUser-agent: *\n", Text);
+        kind!(b"User-agent: *\nDisallow: /*<script\n", Text);
+        kind!(b"User-agent: *\nDisallow: /a # <html>\n", Text);
         kind!(b"\x89PNG\r\n", Binary);
         kind!(b"\xff\xfeU\x00s\x00", Binary);
         kind!(b"a\x01\x02\x03\x04\x05", Binary);

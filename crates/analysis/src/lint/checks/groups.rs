@@ -156,11 +156,20 @@ pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
     }
 }
 
-/// A path a pattern matches (its `*` as nothing, the `$` dropped).
+/// A path a pattern matches (its `*` as nothing, the `$` dropped), and
+/// that path with a byte more unless the pattern ends with `$`, as URLs [`Rule::match_priority`] reads
+/// as those paths: a pattern that starts with `*` gets the `/` every path
+/// starts with, and a path that starts with `//` is put after a host, so
+/// that it is not read as one.
 pub(crate) fn witness(pattern: &str) -> [String; 2] {
     let base: String = pattern.trim_end_matches('$').replace('*', "");
-    let more = format!("{base}x");
-    [base, more]
+    let path = if base.starts_with('/') { base } else { format!("/{base}") };
+    let path =
+        if path.starts_with("//") { format!("http://w{path}") } else { path };
+    // A pattern anchored with `$` matches no longer path.
+    let more =
+        if pattern.ends_with('$') { path.clone() } else { format!("{path}x") };
+    [path, more]
 }
 
 /// The verdict of `rules` (merged groups) for `path`, as the reference
@@ -211,7 +220,7 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let mut groups_of: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
     let mut named = Vec::new();
     for (i, group) in groups.iter().enumerate() {
-        let mut first = None;
+        let mut tokens: Vec<Vec<u8>> = Vec::new();
         for a in group.agents().filter(|a| !a.is_global()) {
             let token = a.product_token().to_ascii_lowercase();
             let list = groups_of.entry(token.clone()).or_default();
@@ -219,51 +228,73 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
             if list.last() != Some(&i) {
                 list.push(i);
             }
-            first.get_or_insert(token);
+            if !tokens.contains(&token) {
+                tokens.push(token);
+            }
         }
-        if let (false, Some(token)) = (group.is_global(), first) {
-            named.push((*group, token));
+        if !group.is_global() && !tokens.is_empty() {
+            named.push((*group, tokens));
         }
     }
     let mut dropped_for: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
     let mut budget = GLOBAL_RULES_BUDGET;
-    for (group, token) in named {
-        let dropped = dropped_for.entry(token.clone()).or_insert_with(|| {
-            let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
-            let count: usize = of.iter().map(|&i| rule_counts[i]).sum();
-            // Gathering the rules costs their number; each `*` disallow
-            // then costs two matches per rule.
-            let cost = 2 * count.max(1);
-            let affordable =
-                (budget.saturating_sub(count) / cost).min(global.len());
-            if affordable == 0 {
-                return Vec::new();
+    for (group, tokens) in named {
+        // Each crawler the group names obeys its own merged groups: the
+        // `*` disallows that any of them escapes.
+        let mut dropped: Vec<u32> = Vec::new();
+        let mut escaping: Vec<Vec<u8>> = Vec::new();
+        for token in tokens {
+            let lost = dropped_for.entry(token.clone()).or_insert_with(|| {
+                let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
+                let count: usize = of.iter().map(|&i| rule_counts[i]).sum();
+                // Gathering the rules costs their number; each `*` disallow
+                // then costs two matches per rule.
+                let cost = 2 * count.max(1);
+                let affordable =
+                    (budget.saturating_sub(count) / cost).min(global.len());
+                if affordable == 0 {
+                    return Vec::new();
+                }
+                budget -= count + affordable * cost;
+                let own: Vec<Rule<'_>> =
+                    of.iter().flat_map(|&i| groups[i].rules()).collect();
+                global[..affordable]
+                    .iter()
+                    .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
+                    .map(|(line, _)| *line)
+                    .collect()
+            });
+            if !lost.is_empty() {
+                dropped.extend_from_slice(lost);
+                escaping.push(token);
             }
-            budget -= count + affordable * cost;
-            let own: Vec<Rule<'_>> =
-                of.iter().flat_map(|&i| groups[i].rules()).collect();
-            global[..affordable]
-                .iter()
-                .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
-                .map(|(line, _)| *line)
-                .collect()
-        });
+        }
+        dropped.sort_unstable();
+        dropped.dedup();
         if dropped.is_empty() {
             continue;
         }
         let n = group.line();
         let whole = ctx.whole(n);
-        let dropped = dropped.clone();
         if let Some(d) = ctx.report(Code::GlobalRulesDropped, n, whole, || {
-            let names: Vec<String> =
-                group.agents().map(|a| show(a.value())).collect();
+            // The names of the crawlers that escape them.
+            let names: Vec<String> = group
+                .agents()
+                .filter(|a| {
+                    !a.is_global()
+                        && escaping
+                            .contains(&a.product_token().to_ascii_lowercase())
+                })
+                .map(|a| show(a.value()))
+                .collect();
             let lines: Vec<String> =
                 dropped.iter().map(u32::to_string).collect();
             let which = if lines.len() == 1 { "line" } else { "lines" };
+            let them = if names.len() == 1 { "it" } else { "them" };
             (
                 format!(
                     "the `*` rules do not apply to {}: the disallows on \
-                     {which} {} do not bind it",
+                     {which} {} do not bind {them}",
                     list(&names, 10),
                     list(&lines, 10)
                 ),
@@ -317,5 +348,21 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nDisallow: /\n", "RT204" @ none);
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nDisallow: /t\nUser-agent: a\nUser-agent: b\nDisallow: /p\n", "RT204" @ none);
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ 3);
+        // Patterns that start with `*` or `//` are paths too.
+        lints!(b"User-agent: *\nDisallow: *.pdf$\nUser-agent: a\nDisallow: *.pdf$\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: *.pdf$\nUser-agent: a\nDisallow: /t\n", "RT204" @ 3);
+        lints!(b"User-agent: *\nDisallow: //x\nUser-agent: a\nDisallow: //x\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: //x\nUser-agent: a\nDisallow: /\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: //x\nUser-agent: a\nDisallow: /t\n", "RT204" @ 3);
+        // Every name of a group counts, not only its first: here `b`
+        // escapes `/x`, and only `b` is named.
+        let body =
+            b"User-agent: *\nDisallow: /x\nUser-agent: a\nUser-agent: b\n\
+            Disallow: /t\nUser-agent: a\nDisallow: /x\n";
+        lints!(body, "RT204" @ 3);
+        let d = crate::lint(body);
+        let d = d.iter().find(|d| d.code == crate::Code::GlobalRulesDropped);
+        let message = &d.unwrap().message;
+        assert!(message.contains("do not apply to b: "), "{message}");
     }
 }
