@@ -28,8 +28,8 @@ class RobotFileParser:
     reference parser: the longest matching rule wins, ``*`` and ``$``
     work, groups for the same crawler merge. ``read()`` follows RFC 9309:
     401 and 403 mean "no robots.txt" (allow all) like other 4xx, while
-    429, 5xx and network failures mean "disallow all" (urllib allows all
-    or raises). The crawler name may be a product token or a full
+    429, 5xx and network failures mean "disallow all" (urllib allows all,
+    raises, or refuses everything until a later read). The crawler name may be a product token or a full
     ``User-Agent`` value.
     """
 
