@@ -40,8 +40,8 @@ impl Via {
 /// With the `serde` feature it serializes as an object with the crawler's
 /// fields (`token`, `operator`, `purpose`, `note`, `url`), then `named`,
 /// `via`, `lines`, `access` (`"allowed"`, `"partial"`, `"disallowed"` or
-/// `"unknown"`) and, for partial access, `allowed_path` and
-/// `disallowed_path`.
+/// `"unknown"`), for partial access `allowed_path` and `disallowed_path`,
+/// and `crawl_delay` (seconds, or `null`).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Standing {
@@ -106,6 +106,7 @@ impl serde::Serialize for Standing {
             "disallowed_path",
             &self.coverage.disallowed_witness(),
         )?;
+        m.serialize_entry("crawl_delay", &self.crawl_delay)?;
         m.end()
     }
 }

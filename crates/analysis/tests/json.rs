@@ -64,4 +64,17 @@ fn standing_shape() {
     assert_eq!(v["access"], "partial");
     assert_eq!(v["allowed_path"], "/");
     assert_eq!(v["disallowed_path"], "/private");
+    assert_eq!(v["crawl_delay"], Value::Null);
+    // The crawl-delay of the groups that apply.
+    let robots = Robots::parse(
+        b"User-agent: Bingbot\nCrawl-delay: 10\nDisallow:\n\n\
+          User-agent: *\nCrawl-delay: 0.5\nDisallow: /x\n",
+    );
+    let s = audit(&robots, &Catalogue::builtin());
+    let delay = |token: &str| {
+        let s = s.iter().find(|s| s.crawler.token == token).unwrap();
+        serde_json::to_value(s).unwrap()["crawl_delay"].clone()
+    };
+    assert_eq!(delay("Bingbot"), json!(10.0));
+    assert_eq!(delay("GPTBot"), json!(0.5));
 }
