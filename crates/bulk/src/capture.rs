@@ -221,7 +221,7 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
         if name.eq_ignore_ascii_case(b"location") {
             // Bytes from 0x80 up percent-encoded, as the access method
             // reads a `Location`.
-            let raw = trim_white(&line[colon + 1..]);
+            let raw = crate::warc::trim_white(&line[colon + 1..]);
             capture.location = Some(robotrules_fetch::policy::location(raw));
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
             capture.encoding = Some(value());
@@ -242,14 +242,6 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
         rest = &rest[2..];
     }
     Some(block.len() - rest.len())
-}
-
-/// `bytes` without HTTP white space (spaces and tabs) at either end.
-fn trim_white(bytes: &[u8]) -> &[u8] {
-    let white = |b: &u8| matches!(b, b' ' | b'\t');
-    let start = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !white(b)).map_or(start, |p| p + 1);
-    &bytes[start..end]
 }
 
 fn memchr(b: u8, s: &[u8]) -> Option<usize> {

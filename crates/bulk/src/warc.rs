@@ -904,7 +904,7 @@ fn read_line(
 
 /// ASCII `bytes` without the white space (as `char::is_whitespace`: also
 /// vertical tab) at either end.
-fn trim_white(bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim_white(bytes: &[u8]) -> &[u8] {
     let white =
         |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
     let start = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
