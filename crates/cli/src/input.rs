@@ -200,7 +200,11 @@ pub fn fetch_with(url: &str, settings: &Settings) -> anyhow::Result<Fetch> {
         config = config.user_agent(agent.clone());
     }
     let fetcher = config.build()?;
-    Ok(runtime.block_on(fetcher.fetch(&authority)))
+    let fetch = runtime.block_on(fetcher.fetch(&authority));
+    // A name lookup that outlived the timeout runs on a blocking thread
+    // that dropping the runtime would wait for: leave it behind.
+    runtime.shutdown_background();
+    Ok(fetch)
 }
 
 /// Reads a robots.txt body from a file, or from standard input for `-`,

@@ -589,6 +589,24 @@ impl Fetcher {
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
             .collect::<Vec<_>>()
             .join(",");
+        // A transfer coding other than `chunked` (which the client
+        // undoes) would leave coded bytes in the body: never rules.
+        for value in
+            response.headers().get_all(reqwest::header::TRANSFER_ENCODING)
+        {
+            let value = String::from_utf8_lossy(value.as_bytes());
+            let unknown = value.split(',').map(str::trim).find(|c| {
+                !c.is_empty()
+                    && !c.eq_ignore_ascii_case("chunked")
+                    && !c.eq_ignore_ascii_case("identity")
+            });
+            if let Some(coding) = unknown {
+                return Err(Unreachable::Broken(format!(
+                    "unsupported Transfer-Encoding {:?}",
+                    coding
+                )));
+            }
+        }
         let broken =
             |e: policy::Undecodable| Unreachable::Broken(e.to_string());
         let mut decoder =
@@ -600,7 +618,11 @@ impl Fetcher {
             response.chunk().await.map_err(|e| classify(&e))?
         {
             raw += chunk.len() as u64;
-            if decoder.push(&chunk).map_err(broken)? {
+            // Past the cap, the byte after it is known: nothing more is
+            // needed (a server may stall after it).
+            if decoder.push(&chunk).map_err(broken)?
+                || decoder.body().len() > cap
+            {
                 break;
             }
             // At the cap with more promised: stop, even if the byte past
@@ -703,11 +725,17 @@ impl Fetcher {
         out.truncated = policy::cut(&mut out.body, cap);
         if !more {
             // Some servers only report a missing file here, after the
-            // (empty) transfer.
+            // (empty) transfer. A failure after bytes came is a transfer
+            // that broke off, not an answer about the file.
             if let Err(e) = stream.finish().await {
+                if !out.body.is_empty() {
+                    return Err(Unreachable::Broken(format!("transfer: {e}")));
+                }
                 return ftp_failure(e);
             }
-            let _ = ftp.quit().await;
+            // The file is read: a server that does not answer QUIT does
+            // not undo that.
+            let _ = tokio::time::timeout(QUIT_WAIT, ftp.quit()).await;
         }
         Ok(out)
     }
@@ -774,6 +802,10 @@ impl reqwest::dns::Resolve for Resolver {
         })
     }
 }
+
+/// How long a finished FTP fetch waits for the server's answer to `QUIT`.
+#[cfg(feature = "ftp")]
+const QUIT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A failed `RETR`: a reply code is a response, judged by
 /// [`policy::classify_ftp`]; anything else is a broken connection.

@@ -10,8 +10,8 @@
 //! |---|---|
 //! | 2xx | obey the file (at most 500 KiB of it) |
 //! | 3xx | follow up to 5 redirects, across hosts; more, or a loop: as 4xx |
-//! | 4xx except 429 | no robots.txt: everything allowed |
-//! | 429, 5xx, other codes | unreachable: everything disallowed, retried later (503 sooner) |
+//! | 4xx except 407 and 429 | no robots.txt: everything allowed |
+//! | 407, 429, 5xx, other codes | unreachable: everything disallowed, retried later (503 sooner) |
 //! | DNS failure, timeout, reset, broken response | unreachable |
 //! | unreachable over 30 days | the last good copy, or everything allowed |
 //!

@@ -99,17 +99,19 @@ pub enum StatusClass {
     Success,
     /// Follow the `Location` (3xx).
     Redirect,
-    /// There is no robots.txt: everything is allowed (4xx except 429; a
-    /// permanent FTP failure, 5xx, such as 550).
+    /// There is no robots.txt: everything is allowed (4xx except 407 and
+    /// 429; FTP's 550, file unavailable).
     Unavailable,
-    /// The site cannot be asked: everything is disallowed (429, 5xx, any
-    /// other code; a transient FTP failure, 4xx).
+    /// The site cannot be asked: everything is disallowed (407, 429, 5xx,
+    /// any other code; any other negative FTP reply).
     Unreachable,
 }
 
 /// The class of an HTTP status code: RFC 9309 §2.3.1.3 ("unavailable",
 /// 400–499) and §2.3.1.4 ("unreachable", 500–599), as Google applies them:
-/// 429 counts as unreachable, and so does any code no rule covers.
+/// 429 counts as unreachable, and so does any code no rule covers. So
+/// does 407, which the crawler's own proxy sends: it says nothing about
+/// the site.
 ///
 /// # Example
 ///
@@ -118,25 +120,41 @@ pub enum StatusClass {
 ///
 /// assert_eq!(classify_http(404), StatusClass::Unavailable);
 /// assert_eq!(classify_http(429), StatusClass::Unreachable);
+/// assert_eq!(classify_http(407), StatusClass::Unreachable);
 /// assert_eq!(classify_http(301), StatusClass::Redirect);
 /// ```
 pub fn classify_http(status: u16) -> StatusClass {
     match status {
         200..=299 => StatusClass::Success,
         300..=399 => StatusClass::Redirect,
-        429 => StatusClass::Unreachable,
+        // 407 comes from the crawler's own proxy: nothing about the site.
+        407 | 429 => StatusClass::Unreachable,
         400..=499 => StatusClass::Unavailable,
         _ => StatusClass::Unreachable,
     }
 }
 
-/// The class of an FTP reply code to `RETR /robots.txt`: a permanent
-/// negative reply (5xx, such as 550 "no such file") means there is no
-/// robots.txt; a transient one (4xx) means the site cannot be asked now.
+/// The class of an FTP reply code to `RETR /robots.txt` (or to the
+/// `PASV` before it): 550, "file unavailable" (no such file, or no
+/// access: RFC 959 §4.2.2), means there is no robots.txt; any other
+/// negative reply, permanent or transient, is no answer about the file
+/// (`502` to `PASV`, `451` local error, `551` aborted transfer) and means
+/// the site cannot be asked now.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_fetch::policy::{classify_ftp, StatusClass};
+///
+/// assert_eq!(classify_ftp(226), StatusClass::Success);
+/// assert_eq!(classify_ftp(550), StatusClass::Unavailable);
+/// assert_eq!(classify_ftp(502), StatusClass::Unreachable);
+/// assert_eq!(classify_ftp(450), StatusClass::Unreachable);
+/// ```
 pub fn classify_ftp(reply: u16) -> StatusClass {
     match reply {
         100..=299 => StatusClass::Success,
-        500..=599 => StatusClass::Unavailable,
+        550 => StatusClass::Unavailable,
         _ => StatusClass::Unreachable,
     }
 }
@@ -1018,6 +1036,9 @@ mod tests {
         assert_eq!(classify_ftp(226), StatusClass::Success);
         assert_eq!(classify_ftp(550), StatusClass::Unavailable);
         assert_eq!(classify_ftp(450), StatusClass::Unreachable);
+        assert_eq!(classify_ftp(502), StatusClass::Unreachable);
+        assert_eq!(classify_ftp(551), StatusClass::Unreachable);
+        assert_eq!(classify_ftp(501), StatusClass::Unreachable);
         assert_eq!(classify_ftp(421), StatusClass::Unreachable);
     }
 

@@ -146,6 +146,7 @@ async fn status_classes() {
         (403, "unavailable (403)"),
         (410, "unavailable (410)"),
         (401, "unavailable (401)"),
+        (407, "unreachable (407)"),
         (429, "unreachable (429)"),
         (500, "unreachable (500)"),
         (503, "unreachable (503)"),
@@ -739,4 +740,113 @@ async fn ftp_robots_txt() {
         f.outcome
     );
     task.abort();
+}
+
+/// A scripted FTP control connection on loopback: a greeting, a login,
+/// `TYPE I`, then `reply` to `PASV`.
+#[cfg(feature = "ftp")]
+async fn ftp_refusing_pasv(reply: &'static str) -> SocketAddr {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut lines = BufReader::new(read).lines();
+                let _ = write.write_all(b"220 ready\r\n").await;
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.split(' ').next().unwrap_or_default();
+                    let answer = match verb.to_ascii_uppercase().as_str() {
+                        "USER" => "331 password please",
+                        "PASS" => "230 logged in",
+                        "TYPE" => "200 binary",
+                        "PASV" | "EPSV" => reply,
+                        "QUIT" => "221 bye",
+                        _ => "550 no such file",
+                    };
+                    let _ = write
+                        .write_all(format!("{answer}\r\n").as_bytes())
+                        .await;
+                }
+            });
+        }
+    });
+    addr
+}
+
+#[cfg(feature = "ftp")]
+#[tokio::test]
+async fn a_refused_pasv_is_no_answer_about_the_file() {
+    // A server that will not open a data connection has said nothing
+    // about robots.txt: unreachable, not "no robots.txt".
+    for reply in ["502 command not implemented", "500 no", "421 busy"] {
+        let addr = ftp_refusing_pasv(reply).await;
+        let authority = Authority::of(&format!("ftp://{addr}/")).unwrap();
+        let f = fetcher().fetch(&authority).await;
+        assert!(
+            matches!(f.outcome, Outcome::Unreachable(_)),
+            "{reply}: {:?}",
+            f.outcome
+        );
+    }
+}
+
+#[tokio::test]
+async fn transfer_codings_other_than_chunked_are_broken() {
+    // A gzip transfer coding, which the client does not undo: the body
+    // is coded bytes, never rules.
+    use std::io::Write as _;
+    let mut gz = flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::default(),
+    );
+    gz.write_all(b"User-agent: *\nDisallow: /\n").unwrap();
+    let coded = gz.finish().unwrap();
+    for te in ["gzip, chunked", "gzip"] {
+        let mut answer = format!("HTTP/1.1 200 OK\r\nTransfer-Encoding: {te}\r\nConnection: close\r\n\r\n").into_bytes();
+        if te.ends_with("chunked") {
+            answer.extend_from_slice(
+                format!("{:x}\r\n", coded.len()).as_bytes(),
+            );
+            answer.extend_from_slice(&coded);
+            answer.extend_from_slice(b"\r\n0\r\n\r\n");
+        } else {
+            answer.extend_from_slice(&coded);
+        }
+        let addr = raw(move |_| (answer.clone(), Then::Close)).await;
+        let f = fetch(addr).await;
+        assert!(
+            matches!(&f.outcome, Outcome::Unreachable(Unreachable::Broken(why)) if why.contains("Transfer-Encoding")),
+            "{te}: {:?}",
+            f.outcome
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_chunked_body_one_byte_past_the_cap_then_a_stall_is_cut() {
+    // The byte past the cap is all the cut needs: no waiting for more.
+    let mut body = b"User-agent: *\nDisallow: /x\n".to_vec();
+    body.resize(MAX_BODY + 1, b'#');
+    let mut answer =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    answer.extend_from_slice(format!("{:x}\r\n", body.len()).as_bytes());
+    answer.extend_from_slice(&body);
+    answer.extend_from_slice(b"\r\n");
+    let addr = raw(move |_| (answer.clone(), Then::Stall)).await;
+    let fetcher = FetcherConfig::default()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let f = fetcher
+        .fetch(&Authority::of(&format!("http://{addr}/")).unwrap())
+        .await;
+    assert!(started.elapsed() < Duration::from_secs(4));
+    assert!(f.truncated);
+    match &f.outcome {
+        Outcome::Available(robots) => assert!(!robots.is_allowed("a", "/x")),
+        other => panic!("{other:?}"),
+    }
 }
