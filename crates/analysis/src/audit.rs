@@ -41,7 +41,9 @@ impl Via {
 /// fields (`token`, `operator`, `purpose`, `note`, `url`), then `named`,
 /// `via`, `lines`, `access` (`"allowed"`, `"partial"`, `"disallowed"` or
 /// `"unknown"`), for partial access `allowed_path` and `disallowed_path`,
-/// and `crawl_delay` (seconds, or `null`).
+/// `crawl_delay` (seconds, or `null`), and `as_fetched`: `null`, or for a
+/// file over 500 KiB ([`audit_file`]) an object of the same fields from
+/// `named` on, the standing by the part of the file that crawlers read.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Standing {
@@ -59,17 +61,18 @@ pub struct Standing {
     /// ([`robotrules::Matcher::crawl_delay`]): not part of RFC 9309, read
     /// by some crawlers (Bing, Yandex), ignored by Google.
     pub crawl_delay: Option<f64>,
+    /// For a file over 500 KiB, the standing by the part of it that
+    /// crawlers read ([`audit_file`]); `None` for a file that fits, or
+    /// from [`audit`](fn@audit), which is given no file.
+    pub as_fetched: Option<StandingAsFetched>,
 }
 
 // By hand: the crawl-delay is a float, compared by its bits.
 impl PartialEq for Standing {
     fn eq(&self, other: &Standing) -> bool {
         self.crawler == other.crawler
-            && self.via == other.via
-            && self.lines == other.lines
-            && self.coverage == other.coverage
-            && self.crawl_delay.map(f64::to_bits)
-                == other.crawl_delay.map(f64::to_bits)
+            && self.as_fetched == other.as_fetched
+            && self.view() == other.view()
     }
 }
 
@@ -79,6 +82,74 @@ impl Standing {
     /// Returns true if and only if some group names the crawler.
     pub fn is_named(&self) -> bool {
         self.via == Via::Named
+    }
+
+    /// The standing without the crawler, for comparison.
+    fn view(&self) -> StandingAsFetched {
+        StandingAsFetched {
+            via: self.via,
+            lines: self.lines.clone(),
+            coverage: self.coverage.clone(),
+            crawl_delay: self.crawl_delay,
+        }
+    }
+
+    /// Returns true if and only if the file is over 500 KiB and crawlers,
+    /// which read only its first 500 KiB, stand otherwise: other groups,
+    /// another access or another crawl-delay (see [`audit_file`]).
+    pub fn differs_as_fetched(&self) -> bool {
+        self.as_fetched.as_ref().is_some_and(|f| *f != self.view())
+    }
+}
+
+/// A crawler's standing by the part of a file over 500 KiB that crawlers
+/// read: see [`audit_file`]. The fields are those of [`Standing`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct StandingAsFetched {
+    /// How its rules are chosen.
+    pub via: Via,
+    /// The `user-agent` lines that name it or, if none does, the `*`
+    /// lines that apply.
+    pub lines: Vec<u32>,
+    /// How much of the site it may fetch.
+    pub coverage: Coverage,
+    /// The crawl-delay that applies to it, in seconds.
+    pub crawl_delay: Option<f64>,
+}
+
+impl PartialEq for StandingAsFetched {
+    fn eq(&self, other: &StandingAsFetched) -> bool {
+        self.via == other.via
+            && self.lines == other.lines
+            && self.coverage == other.coverage
+            && self.crawl_delay.map(f64::to_bits)
+                == other.crawl_delay.map(f64::to_bits)
+    }
+}
+
+impl Eq for StandingAsFetched {}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for StandingAsFetched {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("named", &(self.via == Via::Named))?;
+        m.serialize_entry("via", &self.via)?;
+        m.serialize_entry("lines", &self.lines)?;
+        m.serialize_entry("access", self.coverage.as_str())?;
+        m.serialize_entry("allowed_path", &self.coverage.allowed_witness())?;
+        m.serialize_entry(
+            "disallowed_path",
+            &self.coverage.disallowed_witness(),
+        )?;
+        m.serialize_entry("crawl_delay", &self.crawl_delay)?;
+        m.end()
     }
 }
 
@@ -107,6 +178,7 @@ impl serde::Serialize for Standing {
             &self.coverage.disallowed_witness(),
         )?;
         m.serialize_entry("crawl_delay", &self.crawl_delay)?;
+        m.serialize_entry("as_fetched", &self.as_fetched)?;
         m.end()
     }
 }
@@ -151,8 +223,48 @@ pub fn audit(robots: &Robots, catalogue: &Catalogue) -> Vec<Standing> {
             lines,
             coverage: coverage.clone(),
             crawl_delay: delay,
+            as_fetched: None,
         });
     });
+    out
+}
+
+/// [`audit`](fn@audit) of `robots`, parsed from `body`, with, for a body
+/// over 500 KiB ([`robotrules::FETCH_LIMIT`]), each crawler's standing by
+/// the part that crawlers read ([`crate::fetched_part`]) in
+/// [`Standing::as_fetched`]. Like the reference, the standings read the
+/// whole file; a crawler never reads past the limit, so a group beyond it
+/// that names the crawler, or a rule beyond it, changes nothing for it.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::{Coverage, Robots};
+/// use robotrules_analysis::{audit_file, Catalogue, Via};
+///
+/// let mut body = b"User-agent: *\nDisallow: /\n".to_vec();
+/// body.resize(robotrules::FETCH_LIMIT + 10, b'#');
+/// body.extend_from_slice(b"\nUser-agent: GPTBot\nAllow: /\n");
+/// let standings = audit_file(&Robots::parse(&body), &body, &Catalogue::builtin());
+/// let gpt = standings.iter().find(|s| s.crawler.token == "GPTBot").ok_or("listed")?;
+/// assert_eq!((gpt.via, &gpt.coverage), (Via::Named, &Coverage::AllowedEverywhere));
+/// let fetched = gpt.as_fetched.as_ref().ok_or("over the limit")?;
+/// assert_eq!((fetched.via, &fetched.coverage), (Via::Global, &Coverage::DisallowedEverywhere));
+/// assert!(gpt.differs_as_fetched());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn audit_file(
+    robots: &Robots,
+    body: &[u8],
+    catalogue: &Catalogue,
+) -> Vec<Standing> {
+    let mut out = audit(robots, catalogue);
+    if let Some(part) = crate::fetched_part(body) {
+        let fetched = audit(&Robots::parse(part), catalogue);
+        for (s, f) in out.iter_mut().zip(fetched) {
+            s.as_fetched = Some(f.view());
+        }
+    }
     out
 }
 

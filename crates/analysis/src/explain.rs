@@ -2,6 +2,7 @@
 
 use robotrules::{Group, Robots, FETCH_LIMIT};
 
+use crate::limit::{AsFetched, FetchLimit};
 use crate::rule::RuleRef;
 use crate::text::{escape, Lines};
 
@@ -112,11 +113,26 @@ pub struct Explanation {
     /// ([`FETCH_LIMIT`], RFC 9309 §2.5). The verdict is still the
     /// reference's, which reads the whole file.
     pub beyond_fetch_limit: bool,
+    /// For a file over 500 KiB ([`FETCH_LIMIT`]), the verdict that
+    /// crawlers get from the part they read ([`FetchLimit`]), which can
+    /// differ from `allowed` even when the deciding rule lies within it:
+    /// a group beyond the limit that names the crawler replaces the `*`
+    /// groups for the reference only. `None` for a file that fits.
+    pub as_fetched: Option<AsFetched>,
     /// The number of lines of the file.
     pub line_count: usize,
 }
 
 impl Explanation {
+    /// The warning that crawlers, which read only the first 500 KiB of a
+    /// larger file, do not get this verdict ([`FetchLimit::warning`]):
+    /// `None` if the file fits or they get it.
+    pub fn fetch_limit_warning(&self) -> Option<crate::Warning> {
+        let beyond = self.rule.as_ref().map(|r| r.line);
+        let beyond = beyond.filter(|_| self.beyond_fetch_limit);
+        crate::limit::warning(self.as_fetched.as_ref()?, self.allowed, beyond)
+    }
+
     /// Quotes the lines of the file that the explanation refers to, by
     /// number: the `user-agent` lines, and the rules that match.
     pub fn quotes(&self) -> impl Iterator<Item = &Quote> + '_ {
@@ -195,6 +211,7 @@ pub fn explain(
         rule_text: rule.as_ref().map(|r| quoted(r.line)),
         rule,
         beyond_fetch_limit,
+        as_fetched: FetchLimit::new(body, agents).map(|l| l.decide(url)),
         line_count: robots.line_count(),
     }
 }
@@ -310,7 +327,34 @@ mod tests {
         body.extend_from_slice(b"Disallow: /late\n");
         let e = ex(&body, "a", "/late/x");
         assert!(!e.allowed && e.beyond_fetch_limit);
+        let w = e.fetch_limit_warning().unwrap().message;
+        assert!(
+            w.ends_with("for crawlers the URL is ALLOWED (no rule decides)"),
+            "{w}"
+        );
+        let fetched = e.as_fetched.unwrap();
+        assert!(fetched.allowed && fetched.rule.is_none());
         let e = ex(&body, "a", "/filler");
         assert!(!e.beyond_fetch_limit);
+        let fetched = e.as_fetched.unwrap();
+        assert_eq!((fetched.allowed, fetched.rule.unwrap().line), (false, 2));
+        assert_eq!(ex(b"User-agent: *\n", "a", "/").as_fetched, None);
+    }
+
+    #[test]
+    fn a_named_group_beyond_the_fetch_limit() {
+        let mut body = b"User-agent: *\nDisallow: /a\n".to_vec();
+        body.resize(FETCH_LIMIT + 10, b'#');
+        body.extend_from_slice(b"\nUser-agent: a\nDisallow: /b\n");
+        // The reference reads the group that names the crawler; crawlers
+        // obey the `*` group.
+        let e = ex(&body, "a", "/a");
+        assert!(e.allowed && e.named && !e.beyond_fetch_limit);
+        let w = e.fetch_limit_warning().unwrap();
+        assert!(w.message.contains("DISALLOWED by line 2"), "{}", w.message);
+        let fetched = e.as_fetched.unwrap();
+        assert_eq!((fetched.allowed, fetched.rule.unwrap().line), (false, 2));
+        // Where both read the same verdict, no warning.
+        assert_eq!(ex(&body, "a", "/c").fetch_limit_warning(), None);
     }
 }

@@ -67,8 +67,8 @@
 //!
 //! Like the reference, the analysis reads the whole file; crawlers read
 //! only its first 500 KiB ([`robotrules::FETCH_LIMIT`], RFC 9309 §2.5).
-//! [`Code::TooLarge`] and [`Explanation::beyond_fetch_limit`] say when
-//! that matters.
+//! [`Code::TooLarge`], [`Explanation::as_fetched`], [`FetchLimit`] and
+//! [`Standing::as_fetched`] say when that matters.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -77,12 +77,15 @@ mod audit;
 mod body;
 mod catalogue;
 mod explain;
+mod limit;
 mod lint;
 mod query;
 mod rule;
 mod text;
 
-pub use crate::audit::{audit, audit_brief, Brief, Standing, Via};
+pub use crate::audit::{
+    audit, audit_brief, audit_file, Brief, Standing, StandingAsFetched, Via,
+};
 pub use crate::body::BodyKind;
 pub use crate::catalogue::{
     Catalogue, CatalogueError, CatalogueErrorKind, Crawler, Purpose,
@@ -90,14 +93,16 @@ pub use crate::catalogue::{
 pub use crate::explain::{
     explain, quote_line, Explanation, GroupRef, Match, Quote, MAX_MATCHES,
 };
+pub use crate::limit::{
+    fetched_part, first_line_beyond_fetch_limit, AsFetched, FetchLimit,
+};
 pub use crate::lint::{
     lint, lint_robots, lint_with, Code, Diagnostic, Options, Severity,
 };
 pub use crate::query::{
-    agent_from_user_agent, beyond_fetch_limit, check_agent, check_agents,
-    check_url, check_url_against, decided_beyond_fetch_limit,
-    first_line_beyond_fetch_limit, other_authority, percent_encode,
-    question_warnings, Check, Warning, WarningKind,
+    agent_from_user_agent, check_agent, check_agents, check_url,
+    check_url_against, other_authority, percent_encode, question_warnings,
+    Check, Warning, WarningKind,
 };
 pub use crate::rule::RuleRef;
 pub use crate::text::escape;

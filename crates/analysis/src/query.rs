@@ -7,6 +7,7 @@ use std::fmt;
 
 use robotrules::{Decision, Matcher};
 
+use crate::limit::FetchLimit;
 use crate::rule::RuleRef;
 use crate::text::escape;
 
@@ -27,8 +28,10 @@ pub enum WarningKind {
     /// The URL's scheme, host or port differ from those of the site whose
     /// robots.txt is used.
     OtherAuthority,
-    /// The deciding rule lies past the first 500 KiB of the file, which
-    /// is all that crawlers read.
+    /// The file is over 500 KiB, which is all that crawlers read, and
+    /// they do not get this verdict: the deciding rule lies beyond the
+    /// limit, or lines beyond it changed the verdict (see
+    /// [`FetchLimit::warning`]).
     BeyondFetchLimit,
 }
 
@@ -318,8 +321,9 @@ impl Check {
     /// The answer for `url` as every front end gives it for a local file:
     /// the verdict of `matcher` (built for `agents`) with every warning
     /// about the question ([`check_agents`], [`question_warnings`]).
-    /// `body` is the file the matcher was built from, for the warning of
-    /// a deciding rule beyond the first 500 KiB.
+    /// `body` is the file the matcher was built from, for the warning
+    /// that crawlers, which read its first 500 KiB only, get another
+    /// verdict ([`FetchLimit`]).
     ///
     /// # Example
     ///
@@ -345,7 +349,7 @@ impl Check {
             url,
             |u| matcher.is_allowed(u),
             &decision,
-            first_line_beyond_fetch_limit(body),
+            FetchLimit::new(body, agents).as_ref(),
         );
         Check::with_warnings(&decision, agents, url, warnings)
     }
@@ -421,71 +425,22 @@ pub fn check_url_against(
     warnings
 }
 
-/// The warning of [`beyond_fetch_limit`] if the rule that took
-/// `decision` lies on or after `first_beyond`, the result of
-/// [`first_line_beyond_fetch_limit`] for the file.
-pub fn decided_beyond_fetch_limit(
-    decision: &Decision<'_>,
-    first_beyond: Option<u32>,
-) -> Option<Warning> {
-    let (first, rule) = (first_beyond?, decision.rule()?);
-    (rule.line() >= first).then(|| beyond_fetch_limit(rule.line()))
-}
-
 /// The warnings about checking `url`: `agent_warnings` (those of
 /// [`check_agents`], the same for every URL of a question), then those of
 /// [`check_url_against`] with `allowed` giving the verdict of an encoded
-/// form, then [`decided_beyond_fetch_limit`]'s for `decision`, the
-/// decision for `url`.
+/// form, then, for a file over 500 KiB, [`FetchLimit::warning`]'s for
+/// `decision`, the decision for `url`.
 pub fn question_warnings(
     agent_warnings: Vec<Warning>,
     url: &str,
     allowed: impl Fn(&str) -> bool,
     decision: &Decision<'_>,
-    first_beyond: Option<u32>,
+    limit: Option<&FetchLimit>,
 ) -> Vec<Warning> {
     let mut warnings = agent_warnings;
     warnings.extend(check_url_against(url, allowed));
-    warnings.extend(decided_beyond_fetch_limit(decision, first_beyond));
+    warnings.extend(limit.and_then(|l| l.warning(url, decision)));
     warnings
-}
-
-/// Returns the first line that crawlers do not read whole, for a body over
-/// [`FETCH_LIMIT`](robotrules::FETCH_LIMIT): rules from this line on lie
-/// beyond what a fetch reads (RFC 9309 §2.5). `None` if the body fits.
-///
-/// # Example
-///
-/// ```
-/// use robotrules_analysis::first_line_beyond_fetch_limit;
-///
-/// assert_eq!(first_line_beyond_fetch_limit(b"user-agent: *\n"), None);
-/// let mut big = b"user-agent: *\n".to_vec();
-/// big.resize(robotrules::FETCH_LIMIT + 10, b'#');
-/// assert_eq!(first_line_beyond_fetch_limit(&big), Some(2));
-/// ```
-pub fn first_line_beyond_fetch_limit(body: &[u8]) -> Option<u32> {
-    let limit = robotrules::FETCH_LIMIT;
-    if body.len() <= limit {
-        return None;
-    }
-    let lines = crate::text::Lines::new(body);
-    let n = lines.line_at(limit);
-    Some(if lines.range(n).end > limit { n } else { n + 1 })
-}
-
-/// A warning that the deciding rule, on `line`, lies beyond the first
-/// 500 KiB of the file.
-pub fn beyond_fetch_limit(line: u32) -> Warning {
-    Warning {
-        kind: WarningKind::BeyondFetchLimit,
-        message: format!(
-            "the deciding rule, line {line}, lies beyond the first 500 KiB \
-             of the file, which is all that crawlers read (RFC 9309 §2.5): \
-             Google ignores it"
-        ),
-        suggestion: None,
-    }
 }
 
 /// A warning that `url` is not on the site whose robots.txt is used.

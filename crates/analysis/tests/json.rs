@@ -1,7 +1,9 @@
 //! The serde data model: the JSON shapes of every result.
 
 use robotrules::Robots;
-use robotrules_analysis::{audit, explain, lint, Catalogue, RuleRef};
+use robotrules_analysis::{
+    audit, audit_file, explain, lint, Catalogue, RuleRef,
+};
 use serde_json::{json, Value};
 
 #[test]
@@ -77,4 +79,52 @@ fn standing_shape() {
     };
     assert_eq!(delay("Bingbot"), json!(10.0));
     assert_eq!(delay("GPTBot"), json!(0.5));
+    assert_eq!(
+        serde_json::to_value(&s[0]).unwrap()["as_fetched"],
+        Value::Null
+    );
+}
+
+#[test]
+fn standing_as_fetched_shape() {
+    // A group beyond 500 KiB names GPTBot and gives it a crawl-delay.
+    let mut body = b"User-agent: *\nDisallow: /private\n".to_vec();
+    body.resize(robotrules::FETCH_LIMIT + 10, b'#');
+    body.extend_from_slice(
+        b"\nUser-agent: GPTBot\nCrawl-delay: 5\nDisallow: /\n",
+    );
+    let robots = Robots::parse(&body);
+    let s = audit_file(&robots, &body, &Catalogue::builtin());
+    let gpt = s.iter().find(|s| s.crawler.token == "GPTBot").unwrap();
+    assert!(gpt.differs_as_fetched());
+    let v = serde_json::to_value(gpt).unwrap();
+    assert_eq!(
+        (&v["access"], &v["via"], &v["crawl_delay"]),
+        (&json!("disallowed"), &json!("named"), &json!(5.0))
+    );
+    let f = &v["as_fetched"];
+    let mut keys: Vec<&str> =
+        f.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "access",
+            "allowed_path",
+            "crawl_delay",
+            "disallowed_path",
+            "lines",
+            "named",
+            "via"
+        ]
+    );
+    assert_eq!(f["named"], false);
+    assert_eq!(f["via"], "global");
+    assert_eq!(f["lines"], json!([1]));
+    assert_eq!(f["access"], "partial");
+    assert_eq!(f["disallowed_path"], "/private");
+    assert_eq!(f["crawl_delay"], Value::Null);
+    // Crawlers that read the `*` group either way stand the same.
+    let bing = s.iter().find(|s| s.crawler.token == "Bingbot").unwrap();
+    assert!(bing.as_fetched.is_some() && !bing.differs_as_fetched());
 }

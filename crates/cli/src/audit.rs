@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use robotrules::{Coverage, Robots};
-use robotrules_analysis::{audit, escape, Catalogue, Standing, Via};
+use robotrules_analysis::{audit_file, escape, Catalogue, Standing, Via};
 
 use crate::input;
 use crate::Outcome;
@@ -73,14 +73,14 @@ fn shortened(path: &str) -> String {
     }
 }
 
-fn via(s: &Standing) -> String {
+fn via(via: Via, all: &[u32]) -> String {
     let mut lines: Vec<String> =
-        s.lines.iter().take(SHOWN_LINES).map(u32::to_string).collect();
-    if s.lines.len() > SHOWN_LINES {
-        lines.push(format!("… {} in all", s.lines.len()));
+        all.iter().take(SHOWN_LINES).map(u32::to_string).collect();
+    if all.len() > SHOWN_LINES {
+        lines.push(format!("… {} in all", all.len()));
     }
-    let which = if s.lines.len() == 1 { "line" } else { "lines" };
-    match s.via {
+    let which = if all.len() == 1 { "line" } else { "lines" };
+    match via {
         Via::Named => format!("named ({which} {})", lines.join(", ")),
         Via::Global => format!("* ({which} {})", lines.join(", ")),
         _ => "no group".to_string(),
@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let loaded = input::load(&args.robots)?;
     let effective = loaded.effective(&args.robots);
     let robots = Robots::parse(effective.body);
-    let mut standings = audit(&robots, &catalogue);
+    let mut standings = audit_file(&robots, effective.body, &catalogue);
     // No rules to obey: the fetch outcome decides for every crawler
     // (RFC 9309 §2.3.1.3–4), as `check` says.
     if let Some(forced) = effective.forced {
@@ -121,6 +121,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(Outcome::Allowed)
 }
 
+/// `, crawl-delay N s` when the crawl-delay crawlers read differs from
+/// the whole file's.
+fn delay_change(whole: Option<f64>, fetched: Option<f64>) -> String {
+    if whole.map(f64::to_bits) == fetched.map(f64::to_bits) {
+        return String::new();
+    }
+    match fetched {
+        Some(delay) => format!(", crawl-delay {delay} s"),
+        None => ", no crawl-delay".to_string(),
+    }
+}
+
 /// The standings as a table, and a summary for the AI crawlers.
 fn table(standings: &[Standing]) -> String {
     let mut text = String::new();
@@ -136,7 +148,7 @@ fn table(standings: &[Standing]) -> String {
             escape(&s.crawler.token),
             escape(&s.crawler.operator),
             s.crawler.purpose.as_str(),
-            via(s),
+            via(s.via, &s.lines),
             access(&s.coverage)
         );
     }
@@ -159,6 +171,34 @@ fn table(standings: &[Standing]) -> String {
         let _ = write!(text, ", {unknown} unknown");
     }
     let _ = writeln!(text, ".");
+    // A file over 500 KiB: the crawlers that stand otherwise by the part
+    // they read.
+    let differ: Vec<_> =
+        standings.iter().filter(|s| s.differs_as_fetched()).collect();
+    if !differ.is_empty() {
+        let _ = writeln!(
+            text,
+            "Note: the file is over 500 KiB, and crawlers read only its \
+             first 500 KiB (RFC 9309 §2.5). By that part, {}:",
+            if differ.len() == 1 {
+                "this crawler stands otherwise"
+            } else {
+                "these crawlers stand otherwise"
+            }
+        );
+    }
+    for s in differ {
+        if let Some(f) = &s.as_fetched {
+            let _ = writeln!(
+                text,
+                "  {:<30} {:<22} {}{}",
+                escape(&s.crawler.token),
+                via(f.via, &f.lines),
+                access(&f.coverage),
+                delay_change(s.crawl_delay, f.crawl_delay)
+            );
+        }
+    }
     // A crawler left to `*` that the catalogue says ignores the `*`
     // groups (AdsBot): the verdicts above are the reference's, which
     // reads them.

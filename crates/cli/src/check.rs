@@ -6,8 +6,8 @@ use std::io::{self, BufWriter, Write};
 use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
-    agent_from_user_agent, check_agents, escape,
-    first_line_beyond_fetch_limit, other_authority, question_warnings, Check,
+    agent_from_user_agent, check_agents, escape, other_authority,
+    question_warnings, Check, FetchLimit,
 };
 use robotrules_fetch::Authority;
 
@@ -82,7 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             w.message
         );
     }
-    let beyond = first_line_beyond_fetch_limit(body);
+    // What crawlers read of a file over 500 KiB (a fetched one is cut).
+    let limit = FetchLimit::new(body, &names);
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -98,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 effective.verdict(encoded, by_rules)
             },
             &decision,
-            beyond,
+            limit.as_ref(),
         );
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {
@@ -111,7 +112,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         // At the crawler's layer, /robots.txt itself is always allowed.
         let exempt = effective.is_exempt(url);
         let allowed = effective.verdict(url, decision.is_allowed());
-        any_disallowed |= !allowed;
+        if !allowed {
+            any_disallowed = true;
+            crate::found_disallowed();
+        }
         if args.json {
             let mut check =
                 Check::with_warnings(&decision, &names, url, warnings);

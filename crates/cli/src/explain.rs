@@ -55,6 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     explanation.url = url.to_string();
     let mut warnings = check_agents(&names);
     warnings.extend(check_url(url));
+    warnings.extend(explanation.fetch_limit_warning());
     if let (Some(remote), Ok(other)) = (effective.remote, Authority::of(url)) {
         if remote.fetch.authority != other {
             let site = remote.fetch.authority.to_string();
@@ -77,6 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         text = to_text(&explanation, source);
     }
     explanation.allowed = effective.verdict(url, by_rules);
+    if !explanation.allowed {
+        crate::found_disallowed();
+    }
     let mut out = io::stdout().lock();
     if args.json {
         let mut value = serde_json::to_value(&explanation)?;
@@ -219,13 +223,24 @@ fn to_text(e: &Explanation, source: &str) -> String {
             let _ = writeln!(s, "\nVerdict: {verdict} (no rule decides)");
         }
     }
-    if let (true, Some(rule)) = (e.beyond_fetch_limit, &e.rule) {
-        let _ = writeln!(
-            s,
-            "Note: line {} lies beyond the first 500 KiB of the file, which \
-             crawlers do not read: for them the verdict may differ.",
-            rule.line
-        );
+    match (&e.as_fetched, &e.rule) {
+        (Some(fetched), Some(rule)) if e.beyond_fetch_limit => {
+            let _ = writeln!(
+                s,
+                "Note: line {} lies beyond the first 500 KiB of the file, \
+                 which crawlers do not read: for them the URL is {fetched}.",
+                rule.line
+            );
+        }
+        (Some(fetched), _) if fetched.allowed != e.allowed => {
+            let _ = writeln!(
+                s,
+                "Note: crawlers read only the first 500 KiB of the file \
+                 (RFC 9309 §2.5), and lines beyond it decide the verdict \
+                 above: for crawlers the URL is {fetched}."
+            );
+        }
+        _ => {}
     }
     s
 }

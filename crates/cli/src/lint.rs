@@ -49,6 +49,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         // unreachable robots.txt blocks the whole site.
         // The note is on standard error already; JSON lines hold
         // diagnostics only, and there are none.
+        if !forced {
+            crate::found_disallowed();
+        }
         if !(args.json || args.format == Format::Json) {
             writeln!(
                 io::stdout().lock(),
@@ -68,6 +71,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut options = Options::default();
     options.cut_by_fetch = effective.remote.is_some_and(|r| r.fetch.truncated);
     let diagnostics = lint_with(&robots, body, &options);
+    let errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    if errors {
+        crate::found_disallowed();
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json || args.format == Format::Json {
         for d in &diagnostics {
@@ -78,7 +85,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         write!(out, "{}", render(&args.robots, body, &diagnostics))?;
     }
     out.flush()?;
-    let errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     Ok(if errors { Outcome::Disallowed } else { Outcome::Allowed })
 }
 

@@ -8,6 +8,7 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -65,7 +66,10 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Allowed) => ExitCode::SUCCESS,
         Ok(Outcome::Disallowed) => ExitCode::from(1),
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        // The output was cut short, but what was found stands.
+        Err(err) if is_broken_pipe(&err) => {
+            ExitCode::from(u8::from(FOUND_DISALLOWED.load(Ordering::Relaxed)))
+        }
         Err(err) => {
             let _ = writeln!(io::stderr(), "robotrules: {err:#}");
             ExitCode::from(2)
@@ -73,7 +77,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// A closed pipe downstream (`robotrules check … | head`) is not an error.
+/// Set once a command has found what makes it exit 1 (a URL disallowed, a
+/// lint error), before it writes it: a closed pipe downstream then still
+/// exits 1.
+static FOUND_DISALLOWED: AtomicBool = AtomicBool::new(false);
+
+/// Records that the command will exit 1, whatever happens to its output.
+pub(crate) fn found_disallowed() {
+    FOUND_DISALLOWED.store(true, Ordering::Relaxed);
+}
+
+/// A closed pipe downstream (`robotrules check … | head`) is not an error:
+/// the exit status is what the command found before it.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let io = cause.downcast_ref::<io::Error>().map(io::Error::kind);

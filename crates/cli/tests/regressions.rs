@@ -1,7 +1,7 @@
 //! Regression tests: the same question gets the same answer from every
 //! command, and a likely wrong answer comes with a warning.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::util::{robots_file, run, stdout, Server};
 
@@ -144,6 +144,91 @@ fn issue_9_rule_beyond_what_crawlers_read() {
     let out = run(&["explain", "--json", &file, "FooBot", "/late"], b"");
     let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["beyond_fetch_limit"], true);
+    // What crawlers get: allowed, no rule of theirs matches.
+    assert_eq!(v["as_fetched"]["allowed"], true);
+    assert_eq!(v["as_fetched"]["rule"], Value::Null);
+    assert_eq!(v["warnings"][0]["kind"], "beyond-fetch-limit");
+}
+
+#[test]
+fn a_group_beyond_what_crawlers_read() {
+    // The group that names FooBot lies beyond 500 KiB: the reference
+    // reads it and drops the `*` group for FooBot; crawlers never see it.
+    let mut body = String::from("User-agent: *\nDisallow: /a\n");
+    while body.len() <= robotrules::FETCH_LIMIT {
+        body.push_str("# padding padding padding padding padding\n");
+    }
+    body.push_str("User-agent: FooBot\nCrawl-delay: 3\nDisallow: /b\n");
+    let (_dir, file) = robots_file(body.as_bytes());
+    let out = run(&["check", "--json", &file, "FooBot", "/a", "/c"], b"");
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["allowed"], true);
+    let w = &lines[0]["warnings"][0];
+    assert_eq!(w["kind"], "beyond-fetch-limit");
+    assert!(
+        w["message"].as_str().unwrap().contains("DISALLOWED by line 2"),
+        "{w}"
+    );
+    // /c: crawlers get the same verdict, so no warning.
+    assert!(lines[1]["warnings"].as_array().unwrap().is_empty());
+    // The text output warns on standard error.
+    let out = run(&["check", &file, "FooBot", "/a"], b"");
+    assert!(stderr(&out).contains("from it the URL is DISALLOWED by line 2"));
+    // explain: the verdict crawlers get, and a note.
+    let out = run(&["explain", "--json", &file, "FooBot", "/a"], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (&v["allowed"], &v["beyond_fetch_limit"]),
+        (&json!(true), &json!(false))
+    );
+    assert_eq!(v["as_fetched"]["allowed"], false);
+    assert_eq!(v["as_fetched"]["rule"]["line"], 2);
+    assert_eq!(v["warnings"][0]["kind"], "beyond-fetch-limit");
+    let out = run(&["explain", &file, "FooBot", "/a"], b"");
+    assert!(
+        stdout(&out).contains("for crawlers the URL is DISALLOWED by line 2"),
+        "{}",
+        stdout(&out)
+    );
+    // audit: FooBot is not in the catalogue; with it, its standing by the
+    // part crawlers read is the `*` group's.
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = dir.path().join("c.toml");
+    std::fs::write(
+        &catalogue,
+        "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\npurpose = \"search\"\n",
+    )
+    .unwrap();
+    let catalogue = catalogue.to_str().unwrap();
+    let out = run(&["audit", "--json", "--catalogue", catalogue, &file], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let foo = &v[0];
+    assert_eq!(
+        (&foo["via"], &foo["crawl_delay"]),
+        (&json!("named"), &json!(3.0))
+    );
+    let f = &foo["as_fetched"];
+    assert_eq!(
+        (&f["via"], &f["access"], &f["crawl_delay"]),
+        (&json!("global"), &json!("partial"), &Value::Null)
+    );
+    let out = run(&["audit", "--catalogue", catalogue, &file], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains("By that part, this crawler stands otherwise:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("partially disallowed (e.g. /a), no crawl-delay"),
+        "{text}"
+    );
+    // A file that fits: `as_fetched` is null.
+    let out = run(
+        &["audit", "--json", "--catalogue", catalogue, "-"],
+        b"User-agent: *\nDisallow: /\n",
+    );
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v[0]["as_fetched"], Value::Null);
 }
 
 #[test]
@@ -213,4 +298,36 @@ fn issue_9_encoded_form_is_judged_as_the_crawler_would() {
     let out = run(&["check", &down.url("/"), "FooBot", "https://h/a b"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("which is DISALLOWED"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_closed_pipe_keeps_the_exit_status() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    // `check … | head -1`: the first URL is disallowed, and the reader
+    // goes away; the exit status still says so.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /x/\n");
+    let mut child = crate::util::bin()
+        .args(["check", &file, "a"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for i in 0..200_000 {
+            if writeln!(stdin, "/x/{i}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = [0u8; 64];
+    let mut stdout = child.stdout.take().unwrap();
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    assert!(first.starts_with(b"user-agent 'a'"));
+    assert_eq!(status.code(), Some(1));
 }

@@ -92,14 +92,16 @@ record!(
     /// Why a URL is allowed or not: `url`, `path`, `agents`, `named`,
     /// `groups`, `ignored_global_groups`, `matches` (at most 1,000, the
     /// deciding rule among them), `omitted_matches`, `allowed`, `rule`,
-    /// `rule_text`, `beyond_fetch_limit`, `line_count`, `warnings`.
+    /// `rule_text`, `beyond_fetch_limit`, `as_fetched`, `line_count`,
+    /// `warnings`.
     PyExplanation,
     "Explanation"
 );
 record!(
     /// What a file allows one crawler of a catalogue: `crawler`
     /// (`token`, `operator`, `purpose`, ...), `via` (`"named"`,
-    /// `"global"`, `"none"`), `lines`, `coverage`.
+    /// `"global"`, `"none"`), `lines`, `access`, `allowed_path`,
+    /// `disallowed_path`, `crawl_delay`, `as_fetched`.
     PyStanding,
     "Standing"
 );
@@ -136,6 +138,7 @@ pub(crate) fn explain(
     );
     let mut warnings = check_agents(&names);
     warnings.extend(check_url(url));
+    warnings.extend(e.fetch_limit_warning());
     let mut value = to_json(&e)?;
     value["warnings"] = to_json(&warnings)?;
     Ok(PyExplanation(value))
@@ -168,8 +171,9 @@ pub(crate) fn audit(
             &builtin
         }
     };
-    let r = &robots.robots;
-    let standings = py.detach(|| robotrules_analysis::audit(r, catalogue));
+    let (r, body) = (&robots.robots, &robots.body);
+    let standings =
+        py.detach(|| robotrules_analysis::audit_file(r, body, catalogue));
     standings.iter().map(|s| Ok(PyStanding(to_json(s)?))).collect()
 }
 

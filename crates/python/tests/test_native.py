@@ -214,3 +214,26 @@ def test_to_dict_equals_cli_json(path):
             run_cli("explain", "--json", p, agent, url))
         assert robots.check(agent, url).to_dict() == json.loads(
             run_cli("check", "--json", p, agent, url))
+
+
+def test_files_over_500_kib_say_what_crawlers_read(tmp_path):
+    # The group that names GPTBot lies beyond the first 500 KiB: the
+    # reference reads it, crawlers obey the `*` group.
+    body = b"User-agent: *\nDisallow: /a\n"
+    body += b"# padding padding padding\n" * 20000
+    body += b"User-agent: GPTBot\nDisallow: /b\n"
+    assert len(body) > 500 * 1024
+    robots = robotrules.Robots.parse(body)
+    e = robots.explain("GPTBot", "/a").to_dict()
+    assert e["allowed"] is True
+    assert e["as_fetched"]["allowed"] is False and e["as_fetched"]["rule"]["line"] == 2
+    assert e["warnings"][0]["kind"] == "beyond-fetch-limit"
+    c = robots.check("GPTBot", "/a").to_dict()
+    assert c["warnings"][0]["kind"] == "beyond-fetch-limit"
+    (gpt,) = [s.to_dict() for s in robots.audit() if s.to_dict()["token"] == "GPTBot"]
+    assert gpt["via"] == "named" and gpt["as_fetched"]["via"] == "global"
+    p = tmp_path / "robots.txt"
+    p.write_bytes(body)
+    assert [s.to_dict() for s in robots.audit()] == json.loads(run_cli("audit", "--json", str(p)))
+    assert robots.explain("GPTBot", "/a").to_dict() == json.loads(
+        run_cli("explain", "--json", str(p), "GPTBot", "/a"))

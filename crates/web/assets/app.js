@@ -422,8 +422,14 @@ function renderExplanation() {
       ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Disallow:, disallows nothing)")
       : el("span", {}, "by ", lineLink(e.rule.line));
   parts.push(el("p", {}, "Verdict: ", verdict, " ", by));
-  if (e.beyond_fetch_limit) {
-    parts.push(el("p", { class: "warnings", text: "⚠ The deciding line lies beyond the first 500 KiB, which crawlers do not read." }));
+  // A file over 500 KiB: what crawlers, which read only that much, get.
+  const f = e.as_fetched;
+  if (f && (e.beyond_fetch_limit || f.allowed !== e.allowed)) {
+    const theirs = `${f.allowed ? "ALLOWED" : "DISALLOWED"} ${f.rule ? `by line ${f.rule.line}` : "(no rule decides)"}`;
+    const text = e.beyond_fetch_limit
+      ? `⚠ The deciding line lies beyond the first 500 KiB, which crawlers do not read: for them the URL is ${theirs}.`
+      : `⚠ Crawlers read only the first 500 KiB of the file, and lines beyond it decide this verdict: for them the URL is ${theirs}.`;
+    parts.push(el("p", { class: "warnings", text }));
   }
   box.replaceChildren(...parts);
 }
@@ -459,9 +465,16 @@ function renderAudit() {
   const rows = state.audit;
   const ai = rows.filter((s) => s.purpose.startsWith("ai"));
   const n = (list, access) => list.filter((s) => s.access === access).length;
+  // A file over 500 KiB: crawlers that stand otherwise by the part they read.
+  const differ = rows.filter(
+    (s) => s.as_fetched && (s.as_fetched.access !== s.access || s.as_fetched.via !== s.via || s.as_fetched.lines.join() !== s.lines.join()),
+  );
   $("audit-summary").textContent =
     `AI crawlers: ${n(ai, "disallowed")} of ${ai.length} blocked from the whole site, ${n(ai, "partial")} partially, ${n(ai, "allowed")} allowed. ` +
-    `All ${rows.length} crawlers: ${n(rows, "disallowed")} blocked, ${n(rows, "partial")} partial, ${n(rows, "allowed")} allowed.`;
+    `All ${rows.length} crawlers: ${n(rows, "disallowed")} blocked, ${n(rows, "partial")} partial, ${n(rows, "allowed")} allowed.` +
+    (differ.length
+      ? ` ⚠ The file is over 500 KiB, which is all crawlers read: by that part, ${differ.map((s) => `${s.token} is ${s.as_fetched.access} (${s.as_fetched.named ? "named" : "* only"})`).join(", ")}.`
+      : "");
   const purposes = ["all", ...new Set(rows.map((s) => s.purpose))];
   if (PURPOSES.join() !== purposes.join()) {
     PURPOSES.splice(0, PURPOSES.length, ...purposes);

@@ -17,8 +17,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use robotrules::Robots;
 use robotrules_analysis::{
-    audit, check_agents, check_url, explain, first_line_beyond_fetch_limit,
-    lint_with, question_warnings, Catalogue, Check, Options,
+    audit_file, check_agents, check_url, explain, lint_with,
+    question_warnings, Catalogue, Check, FetchLimit, Options,
 };
 use robotrules_fetch::{
     AddressPolicy, Authority, Fetcher, FetcherConfig, Outcome, Report,
@@ -41,6 +41,9 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 const MAX_URLS: usize = 1_000;
 /// The most names one crawler has.
 const MAX_AGENTS: usize = 32;
+
+/// The most bytes the names of `agents` may take in all.
+const MAX_AGENT_BYTES: usize = 2048;
 
 #[derive(Clone)]
 struct App {
@@ -147,11 +150,52 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         req: axum::extract::Request,
         state: &S,
     ) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
+        if !is_json(req.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Expected request with `Content-Type: application/json`",
+            ));
+        }
+        let bytes = match axum::body::Bytes::from_request(req, state).await {
+            Ok(bytes) => bytes,
+            Err(rejection)
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE =>
+            {
+                return Err(too_large())
+            }
+            Err(rejection) => {
+                return Err(ApiError::new(
+                    rejection.status(),
+                    rejection.body_text(),
+                ))
+            }
+        };
+        // serde reads a struct from an array as well: every request is
+        // an object.
+        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|&b| b != b'{') {
+            return Err(ApiError::invalid(
+                "the request must be a JSON object",
+            ));
+        }
+        match Json::<T>::from_bytes(&bytes) {
             Ok(Json(value)) => Ok(Body(value)),
             Err(rejection) => Err(rejected(rejection)),
         }
     }
+}
+
+/// Whether the request says its body is JSON: `application/json`, or a
+/// type with the `+json` suffix, as axum's `Json` accepts.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return false;
+    };
+    let Ok(value) = value.to_str() else { return false };
+    let essence = value.split(';').next().unwrap_or_default().trim();
+    let essence = essence.to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn rejected(rejection: JsonRejection) -> ApiError {
@@ -296,6 +340,15 @@ fn agent_names(agents: &[String]) -> Result<Vec<&str>, ApiError> {
             "give 1 to {MAX_AGENTS} names of one crawler in `agents`"
         )));
     }
+    // Every answer repeats the names: long ones would make an answer
+    // many times the request.
+    if agents.iter().map(String::len).sum::<usize>() > MAX_AGENT_BYTES {
+        return Err(ApiError::invalid(format!(
+            "the names in `agents` take more than {MAX_AGENT_BYTES} bytes \
+             in all: give crawler names (product tokens such as \
+             `Googlebot`), not whole User-Agent headers"
+        )));
+    }
     Ok(agents.iter().map(String::as_str).collect())
 }
 
@@ -322,7 +375,7 @@ fn check_all(
     let robots = Robots::parse(body);
     let matcher = robots.matcher(names);
     let agent_warnings = check_agents(names);
-    let beyond = first_line_beyond_fetch_limit(body);
+    let limit = FetchLimit::new(body, names);
     let checks = req
         .urls
         .iter()
@@ -333,7 +386,7 @@ fn check_all(
                 url,
                 |u| matcher.is_allowed(u),
                 &decision,
-                beyond,
+                limit.as_ref(),
             );
             Check::with_warnings(&decision, names, url, warnings)
         })
@@ -368,6 +421,7 @@ async fn explain_route(
         let explanation = explain(&robots, body, &names, &req.url);
         let mut warnings = check_agents(&names);
         warnings.extend(check_url(&req.url));
+        warnings.extend(explanation.fetch_limit_warning());
         let mut value = to_json(&explanation)?;
         value["warnings"] = to_json(&warnings)?;
         Ok(Json(value))
@@ -409,7 +463,7 @@ async fn audit_route(
     blocking(&app, move || {
         let body = robots_bytes(&req.robots, &req.robots_base64)?;
         let robots = Robots::parse(&body);
-        to_json(&audit(&robots, &catalogue)).map(Json)
+        to_json(&audit_file(&robots, &body, &catalogue)).map(Json)
     })
     .await
 }

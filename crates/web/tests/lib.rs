@@ -239,6 +239,52 @@ async fn explain_lint_audit_render_the_analysis() {
 const LATIN1: &[u8] = b"User-agent: *\r\nDisallow: /caf\xe9\r\n";
 
 #[tokio::test]
+async fn files_over_500_kib_say_what_crawlers_read() {
+    // The group that names GPTBot lies beyond the first 500 KiB.
+    let mut body = String::from("User-agent: *\nDisallow: /a\n");
+    while body.len() <= robotrules::FETCH_LIMIT {
+        body.push_str("# padding padding padding padding padding\n");
+    }
+    body.push_str("User-agent: GPTBot\nDisallow: /b\n");
+    let base = start(Config::default()).await;
+    let (status, got) = post(
+        &base,
+        "/api/check",
+        json!({"robots": body, "agents": ["GPTBot"], "urls": ["/a"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got[0]["allowed"], true);
+    assert_eq!(got[0]["warnings"][0]["kind"], "beyond-fetch-limit");
+    let (status, got) = post(
+        &base,
+        "/api/explain",
+        json!({"robots": body, "agents": ["GPTBot"], "url": "/a"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["as_fetched"]["allowed"], false);
+    assert_eq!(got["as_fetched"]["rule"]["line"], 2);
+    assert_eq!(got["warnings"][0]["kind"], "beyond-fetch-limit");
+    let (status, got) =
+        post(&base, "/api/audit", json!({"robots": body})).await;
+    assert_eq!(status, 200, "{got}");
+    let gpt = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["token"] == "GPTBot")
+        .unwrap();
+    assert_eq!(
+        (gpt["via"].as_str(), gpt["access"].as_str()),
+        (Some("named"), Some("partial"))
+    );
+    let fetched = &gpt["as_fetched"];
+    assert_eq!(fetched["via"], "global");
+    assert_eq!(fetched["disallowed_path"], "/a");
+}
+
+#[tokio::test]
 async fn files_that_are_not_utf8_are_given_as_bytes() {
     use base64::Engine as _;
     let encoded = base64::engine::general_purpose::STANDARD.encode(LATIN1);
@@ -388,6 +434,14 @@ async fn bad_input_gets_clear_errors() {
         ("/api/fetch", json!({"url": "file:///etc/passwd"})),
         ("/api/fetch", json!({"url": "gopher://example.com/"})),
         ("/api/fetch", json!({"url": "/relative"})),
+        // An array where an object is due.
+        ("/api/lint", json!(["user-agent: *\ndisallow: /"])),
+        ("/api/fetch", json!(["http://[::1]/"])),
+        // Names too long in all: every answer would repeat them.
+        (
+            "/api/check",
+            json!({"robots": "", "agents": vec!["A".repeat(1000); 3], "urls": ["/"]}),
+        ),
     ] {
         let (status, got) = post(&base, route, body.clone()).await;
         assert_eq!(status, 422, "{route} {body}");
