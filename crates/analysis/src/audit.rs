@@ -19,18 +19,24 @@ pub enum Via {
     Named,
     /// No group names it: the `*` groups apply (`global`).
     Global,
-    /// No group names it and there is no `*` group: everything is
-    /// allowed (`none`).
+    /// No group names it, and there is no `*` group or the crawler
+    /// ignores it ([`Crawler::ignores_global`]): everything is allowed
+    /// (`none`).
     None,
+    /// No group names it, but one names a token it then follows
+    /// ([`Crawler::fallback`]), such as Googlebot for Applebot
+    /// (`fallback`).
+    Fallback,
 }
 
 impl Via {
-    /// `"named"`, `"global"` or `"none"`.
+    /// `"named"`, `"global"`, `"none"` or `"fallback"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Via::Named => "named",
             Via::Global => "global",
             Via::None => "none",
+            Via::Fallback => "fallback",
         }
     }
 }
@@ -348,42 +354,80 @@ fn walk(
     let mut named_groups = Vec::new();
     for (place, crawler) in catalogue.crawlers().iter().enumerate() {
         let token = crawler.token.as_str();
-        let (named, groups, lines) = if want_lines {
-            let selection = robots.select(&[token]);
-            let named = selection.is_named();
-            let lines: Vec<u32> = selection
-                .groups()
-                .flat_map(|g| g.agents())
-                .filter(|a| {
-                    if named {
-                        a.is_named_by(token)
-                    } else {
-                        a.is_global()
-                    }
-                })
-                .map(|a| a.line())
-                .collect();
-            let groups: Vec<usize> =
-                selection.groups().map(|g| g.index()).collect();
-            (named, Cow::Owned(groups), lines)
+        // The crawler's own token, then the tokens it falls back on.
+        let chain = std::iter::once(token)
+            .chain(crawler.fallback.iter().map(String::as_str));
+        let (via, groups, lines) = if want_lines {
+            let mut found = None;
+            for (i, t) in chain.enumerate() {
+                let selection = robots.select(&[t]);
+                if selection.is_named() {
+                    found = Some((i, t, selection));
+                    break;
+                }
+            }
+            match found {
+                Some((i, t, selection)) => {
+                    let lines: Vec<u32> = selection
+                        .groups()
+                        .flat_map(|g| g.agents())
+                        .filter(|a| a.is_named_by(t))
+                        .map(|a| a.line())
+                        .collect();
+                    let groups: Vec<usize> =
+                        selection.groups().map(|g| g.index()).collect();
+                    let via = if i == 0 { Via::Named } else { Via::Fallback };
+                    (via, Cow::Owned(groups), lines)
+                }
+                None if crawler.ignores_global || !any_global => {
+                    (Via::None, Cow::Owned(Vec::new()), Vec::new())
+                }
+                None => {
+                    let lines: Vec<u32> = agents
+                        .iter()
+                        .filter(|(_, a)| a.is_global())
+                        .map(|(_, a)| a.line())
+                        .collect();
+                    (Via::Global, Cow::Borrowed(&global[..]), lines)
+                }
+            }
         } else {
-            // The groups that name it (RFC 9309 §2.2.1), or else the `*`
-            // groups: what `Robots::select` returns.
+            // The groups that name it (RFC 9309 §2.2.1), or else those of
+            // its fallbacks, or else the `*` groups: what `Robots::select`
+            // returns for the first token of the chain that a group
+            // names.
             named_groups.clear();
             named_groups.extend(dedup(
                 names.iter().filter(|&&(p, _)| p == place).map(|&(_, g)| g),
             ));
-            let named = !named_groups.is_empty();
-            let groups = if named { &named_groups } else { &global };
-            (named, Cow::Borrowed(&groups[..]), Vec::new())
+            let mut via = Via::Named;
+            for t in &crawler.fallback {
+                if !named_groups.is_empty() {
+                    break;
+                }
+                via = Via::Fallback;
+                named_groups.extend(dedup(
+                    agents
+                        .iter()
+                        .filter(|(_, a)| !a.is_global() && a.is_named_by(t))
+                        .map(|&(g, _)| g),
+                ));
+            }
+            if named_groups.is_empty() {
+                via = if crawler.ignores_global || !any_global {
+                    Via::None
+                } else {
+                    Via::Global
+                };
+            }
+            let groups = match via {
+                Via::Global => &global[..],
+                Via::None => &[][..],
+                _ => &named_groups[..],
+            };
+            (via, Cow::Borrowed(groups), Vec::new())
         };
-        let via = match (named, want_lines, lines.is_empty()) {
-            (true, _, _) => Via::Named,
-            (false, true, false) => Via::Global,
-            (false, true, true) => Via::None,
-            (false, false, _) if any_global => Via::Global,
-            (false, false, _) => Via::None,
-        };
+        let named = matches!(via, Via::Named | Via::Fallback);
         let known = coverage_of.iter().position(|(g, ..)| **g == *groups);
         let at = known.unwrap_or_else(|| {
             // Every crawler gets a little, so that the simple rule sets
@@ -495,6 +539,63 @@ mod tests {
             Named,
             [2u32],
             "allowed"
+        );
+    }
+
+    #[test]
+    fn fallbacks_and_ignoring_the_global_groups() {
+        let mut apple = Crawler::new("Applebot", "Apple", Purpose::Search);
+        apple.fallback = vec!["Googlebot".into()];
+        let mut yandex = Crawler::new("YandexBot", "Yandex", Purpose::Search);
+        yandex.fallback = vec!["Yandex".into(), "Googlebot".into()];
+        let mut ads = Crawler::new("AdsBot-Google", "Google", Purpose::Ads);
+        ads.ignores_global = true;
+        let catalogue = Catalogue::new(vec![apple, yandex, ads]).unwrap();
+        let check = |body: &[u8], want: [(Via, &[u32], &str); 3]| {
+            let robots = Robots::parse(body);
+            let full = audit(&robots, &catalogue);
+            let brief = audit_brief(&robots, &catalogue);
+            for ((f, b), (via, lines, access)) in
+                full.iter().zip(&brief).zip(want)
+            {
+                let at = &f.crawler.token;
+                assert_eq!(
+                    (f.via, &f.lines[..], f.coverage.as_str()),
+                    (via, lines, access),
+                    "{at}"
+                );
+                assert_eq!((b.via, b.access), (via, access), "{at}");
+            }
+        };
+        // No group names them: Applebot follows Googlebot, YandexBot its
+        // second fallback; AdsBot ignores `*`.
+        check(
+            b"User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n",
+            [
+                (Via::Fallback, &[1], "partial"),
+                (Via::Fallback, &[1], "partial"),
+                (Via::None, &[], "allowed"),
+            ],
+        );
+        // The first fallback named wins; a group naming the crawler wins
+        // over its fallbacks.
+        check(
+            b"User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: yandex\nDisallow: /\n\n\
+              User-agent: Applebot\nUser-agent: AdsBot-Google\nDisallow: /a\n",
+            [
+                (Via::Named, &[7], "partial"),
+                (Via::Fallback, &[4], "disallowed"),
+                (Via::Named, &[8], "partial"),
+            ],
+        );
+        // Nothing named: `*` for the others, still nothing for AdsBot.
+        check(
+            b"User-agent: *\nDisallow: /\n",
+            [
+                (Via::Global, &[1], "disallowed"),
+                (Via::Global, &[1], "disallowed"),
+                (Via::None, &[], "allowed"),
+            ],
         );
     }
 

@@ -118,6 +118,23 @@ pub struct Crawler {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub url: Option<String>,
+    /// Tokens whose groups it follows, in this order, when no group names
+    /// it, as its operator documents: Applebot follows Googlebot's
+    /// groups, YandexBot those for `Yandex` (all of Yandex's robots).
+    /// Only then do the `*` groups apply.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub fallback: Vec<String>,
+    /// True if it ignores the `*` groups, as its operator documents
+    /// (Google's AdsBot): only a group that names it (or a fallback)
+    /// restricts it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub ignores_global: bool,
 }
 
 impl Crawler {
@@ -133,6 +150,8 @@ impl Crawler {
             purpose,
             note: None,
             url: None,
+            fallback: Vec::new(),
+            ignores_global: false,
         }
     }
 }
@@ -220,6 +239,20 @@ impl Catalogue {
                     "the operator is empty".into(),
                 ));
             }
+            for f in &c.fallback {
+                if !robotrules::is_valid_agent(f)
+                    || f.eq_ignore_ascii_case(&c.token)
+                {
+                    return Err(at(
+                        CatalogueErrorKind::InvalidValue,
+                        format!(
+                            "`{f}` is not a valid fallback of `{}`: a \
+                             product token other than its own",
+                            c.token
+                        ),
+                    ));
+                }
+            }
             if !seen.insert(c.token.to_ascii_lowercase()) {
                 return Err(at(
                     CatalogueErrorKind::Duplicate,
@@ -232,11 +265,13 @@ impl Catalogue {
 
     /// Reads a catalogue from TOML: one `[[crawler]]` table per crawler,
     /// with the string keys `token`, `operator`, `purpose` (see
-    /// [`Purpose::as_str`]) and optionally `note` and `url`.
+    /// [`Purpose::as_str`]) and optionally `note` and `url`, an array of
+    /// strings `fallback` and a boolean `ignores_global` (see
+    /// [`Crawler`]).
     ///
     /// The reader needs no TOML library: it accepts this form only (basic
-    /// and literal strings on one line, comments, blank lines), which is
-    /// all a catalogue needs.
+    /// and literal strings, arrays of them and booleans on one line,
+    /// comments, blank lines), which is all a catalogue needs.
     ///
     /// # Errors
     ///
@@ -277,14 +312,39 @@ impl Catalogue {
                 ));
             };
             let key = key.trim();
-            let value = string_value(rest.trim())
-                .map_err(|m| err(CatalogueErrorKind::Syntax, m))?;
             let Some(t) = table.as_mut() else {
                 return Err(err(
                     CatalogueErrorKind::Syntax,
                     format!("`{key}` comes before any `[[crawler]]`"),
                 ));
             };
+            let twice = || {
+                err(
+                    CatalogueErrorKind::Syntax,
+                    format!("`{key}` is given twice"),
+                )
+            };
+            match key {
+                "fallback" => {
+                    let tokens = array_value(rest.trim())
+                        .map_err(|m| err(CatalogueErrorKind::Syntax, m))?;
+                    if t.fallback.replace((n, tokens)).is_some() {
+                        return Err(twice());
+                    }
+                    continue;
+                }
+                "ignores_global" => {
+                    let value = bool_value(rest.trim())
+                        .map_err(|m| err(CatalogueErrorKind::Syntax, m))?;
+                    if t.ignores_global.replace((n, value)).is_some() {
+                        return Err(twice());
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let value = string_value(rest.trim())
+                .map_err(|m| err(CatalogueErrorKind::Syntax, m))?;
             let slot = match key {
                 "token" => &mut t.token,
                 "operator" => &mut t.operator,
@@ -408,6 +468,8 @@ struct Table {
     purpose: Option<(usize, String)>,
     note: Option<(usize, String)>,
     url: Option<(usize, String)>,
+    fallback: Option<(usize, Vec<String>)>,
+    ignores_global: Option<(usize, bool)>,
 }
 
 impl Table {
@@ -451,6 +513,8 @@ impl Table {
             purpose,
             note: self.note.map(|n| n.1),
             url: self.url.map(|u| u.1),
+            fallback: self.fallback.map(|f| f.1).unwrap_or_default(),
+            ignores_global: self.ignores_global.is_some_and(|g| g.1),
         })
     }
 }
@@ -458,6 +522,34 @@ impl Table {
 /// Removes a `#` comment from a line with no string on it.
 fn strip_comment(line: &str) -> &str {
     line.split('#').next().unwrap_or_default()
+}
+
+/// Reads a TOML array of strings on one line (`["a", 'b']`), which may be
+/// followed only by whitespace and a comment.
+fn array_value(text: &str) -> Result<Vec<String>, String> {
+    let inner = text.strip_prefix('[').ok_or("expected an array `[...]`")?;
+    // Strings in a catalogue are tokens: no `]` or `,` inside them.
+    let (inner, after) =
+        inner.rsplit_once(']').ok_or("an array without its `]`")?;
+    if !strip_comment(after).trim().is_empty() {
+        return Err(format!("unexpected `{}` after the array", after.trim()));
+    }
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(string_value)
+        .collect()
+}
+
+/// Reads a TOML boolean, which may be followed only by whitespace and a
+/// comment.
+fn bool_value(text: &str) -> Result<bool, String> {
+    match strip_comment(text).trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(format!("expected `true` or `false`, found `{other}`")),
+    }
 }
 
 /// Reads one TOML basic (`"…"`) or literal (`'…'`) string, which may be

@@ -92,3 +92,69 @@ fn custom_json_with_line_numbers() {
     .unwrap_err();
     assert_eq!(e.kind(), CatalogueErrorKind::InvalidValue);
 }
+
+#[test]
+fn fallbacks_and_the_global_groups() {
+    let c = Catalogue::builtin();
+    let fallback = |t: &str| c.get(t).unwrap().fallback.clone();
+    assert_eq!(fallback("Applebot"), ["Googlebot"]);
+    assert_eq!(fallback("YandexBot"), ["Yandex"]);
+    assert!(fallback("GPTBot").is_empty());
+    assert!(c.get("AdsBot-Google").unwrap().ignores_global);
+    assert!(c.get("AdsBot-Google-Mobile").unwrap().ignores_global);
+    assert!(!c.get("Googlebot").unwrap().ignores_global);
+    // The TOML forms: an array of strings, a boolean, comments after.
+    let mine = Catalogue::from_toml(
+        "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\npurpose = \"ads\"\n\
+         fallback = [\"Foo\", 'FooAll', ] # in this order\nignores_global = true # yes\n",
+    )
+    .unwrap();
+    assert_eq!(mine.crawlers()[0].fallback, ["Foo", "FooAll"]);
+    assert!(mine.crawlers()[0].ignores_global);
+    for (bad, line) in [
+        ("fallback = \"Foo\"\n", 4),
+        ("fallback = [\"Foo\"\n", 4),
+        ("fallback = [\"Foo\"] x\n", 4),
+        ("ignores_global = \"true\"\n", 4),
+        ("ignores_global = true\nignores_global = false\n", 5),
+    ] {
+        let text = format!(
+            "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\n{bad}purpose = \"ads\"\n"
+        );
+        let e = Catalogue::from_toml(&text).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.line()),
+            (CatalogueErrorKind::Syntax, Some(line)),
+            "{bad}: {e}"
+        );
+    }
+    // A fallback must be another valid token.
+    for bad in ["[\"FooBot\"]", "[\"foobot\"]", "[\"Foo Bar\"]", "[\"\"]"] {
+        let text = format!(
+            "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\npurpose = \"ads\"\nfallback = {bad}\n"
+        );
+        let e = Catalogue::from_toml(&text).unwrap_err();
+        assert_eq!(e.kind(), CatalogueErrorKind::InvalidValue, "{bad}: {e}");
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn fallbacks_in_json() {
+    let c = Catalogue::from_json(
+        r#"[{"token": "FooBot", "operator": "Foo", "purpose": "seo", "fallback": ["Foo"], "ignores_global": true}]"#,
+    )
+    .unwrap();
+    assert_eq!(c.crawlers()[0].fallback, ["Foo"]);
+    assert!(c.crawlers()[0].ignores_global);
+    // Written back only where set.
+    let json = serde_json::to_value(c.crawlers()).unwrap();
+    assert_eq!(json[0]["fallback"], serde_json::json!(["Foo"]));
+    assert_eq!(json[0]["ignores_global"], true);
+    let plain =
+        serde_json::to_value(Catalogue::builtin().get("GPTBot")).unwrap();
+    assert!(
+        plain.get("fallback").is_none()
+            && plain.get("ignores_global").is_none()
+    );
+}

@@ -74,16 +74,24 @@ fn shared_verdicts_equal_verdicts_per_crawler() {
                 "{}",
                 at()
             );
-            let selection = robots.select(&[token]);
-            let via = if selection.is_named() {
-                Via::Named
-            } else if robots.groups().any(|g| g.is_global()) {
-                Via::Global
-            } else {
-                Via::None
+            // The first token of the crawler's chain (its own, then its
+            // fallbacks) that a group names; else `*`, unless it ignores
+            // the `*` groups.
+            let chain = std::iter::once(token)
+                .chain(crawler.fallback.iter().map(String::as_str));
+            let chosen = chain
+                .enumerate()
+                .find(|(_, t)| robots.select(&[*t]).is_named());
+            let any_global = robots.groups().any(|g| g.is_global());
+            let (via, matcher) = match chosen {
+                Some((0, t)) => (Via::Named, robots.matcher(&[t])),
+                Some((_, t)) => (Via::Fallback, robots.matcher(&[t])),
+                None if crawler.ignores_global || !any_global => {
+                    (Via::None, Robots::parse(b"").matcher(&[token]))
+                }
+                None => (Via::Global, robots.matcher(&[token])),
             };
             assert_eq!(b.via, via, "{}", at());
-            let matcher = robots.matcher(&[token]);
             assert_eq!(b.crawl_delay, matcher.crawl_delay(), "{}", at());
             // Alone, with a whole budget of its own; shared, a verdict
             // is either the same or unknown (the file's budget ran out).

@@ -43,8 +43,9 @@ pub struct Verdict {
     /// `allowed`, `partial`, `disallowed` or `unknown` (the robots.txt
     /// could not be read, or was too costly to decide).
     pub access: &'static str,
-    /// `named`, `global` or `none` when the rules come from a robots.txt;
-    /// `None` when the status decides (no file, or unreachable).
+    /// `named`, `fallback`, `global` or `none` when the rules come from a
+    /// robots.txt; `None` when the status decides (no file, or
+    /// unreachable).
     pub via: Option<&'static str>,
     /// The crawl-delay, in seconds.
     pub crawl_delay: Option<f64>,
@@ -614,6 +615,7 @@ pub(crate) fn evaluate_body_why(
             via: Some(match s.via {
                 Via::Named => "named",
                 Via::Global => "global",
+                Via::Fallback => "fallback",
                 _ => "none",
             }),
             crawl_delay: s.crawl_delay,
@@ -1019,7 +1021,13 @@ mod tests {
         // Another meaning, another list.
         let c = shared(200, b"User-agent: *\nDisallow: /\n");
         assert!(!Arc::ptr_eq(&a, &c));
-        assert!(c.iter().all(|v| v.access == "disallowed"));
+        // (but for AdsBot, which ignores the `*` groups)
+        let catalogue = Catalogue::builtin();
+        for (v, crawler) in c.iter().zip(catalogue.crawlers()) {
+            let want =
+                if crawler.ignores_global { "allowed" } else { "disallowed" };
+            assert_eq!(v.access, want, "{}", crawler.token);
+        }
         // Captures a status decides share one list per access word.
         let (d, e) = (shared(404, b""), shared(410, b"x"));
         assert!(Arc::ptr_eq(&d, &e));

@@ -83,6 +83,7 @@ fn via(via: Via, all: &[u32]) -> String {
     match via {
         Via::Named => format!("named ({which} {})", lines.join(", ")),
         Via::Global => format!("* ({which} {})", lines.join(", ")),
+        Via::Fallback => format!("fallback ({which} {})", lines.join(", ")),
         _ => "no group".to_string(),
     }
 }
@@ -199,20 +200,23 @@ fn table(standings: &[Standing]) -> String {
             );
         }
     }
-    // A crawler left to `*` that the catalogue says ignores the `*`
-    // groups (AdsBot): the verdicts above are the reference's, which
-    // reads them.
-    for s in standings.iter().filter(|s| s.via == Via::Global) {
-        if let Some(note) =
-            s.crawler.note.as_ref().filter(|n| n.contains("* group"))
-        {
-            let _ = writeln!(
-                text,
-                "Note: {}: {}",
-                escape(&s.crawler.token),
-                escape(note)
-            );
-        }
+    // Crawlers whose operator documents another choice of groups than a
+    // group that names them or else `*`: what they follow here.
+    for s in standings {
+        let c = &s.crawler;
+        let why = match s.via {
+            Via::Fallback => format!(
+                "no group names it, so it follows the groups of {}, as its \
+                 operator documents",
+                escape(&c.fallback.join(" or "))
+            ),
+            Via::None if c.ignores_global => "no group names it, and it \
+                ignores the * groups, as its operator documents: name it to \
+                restrict it"
+                .to_string(),
+            _ => continue,
+        };
+        let _ = writeln!(text, "Note: {}: {why}", escape(&c.token));
     }
     text
 }

@@ -175,9 +175,52 @@ fn the_table_stays_readable() {
     assert!(text.len() < 20_000, "{}", text.len());
     assert!(text.contains(&format!("(e.g. /{}…)", "a".repeat(59))), "{text}");
     assert!(
-        text.contains("Note: AdsBot-Google: ignores the * group"),
+        text.contains(
+            "Note: AdsBot-Google: no group names it, and it ignores the * \
+             groups, as its operator documents: name it to restrict it"
+        ),
         "{text}"
     );
     let rows = audit(&body);
     assert!(rows[0]["disallowed_path"].as_str().unwrap().len() > 16_000);
+}
+
+#[test]
+fn crawlers_that_follow_other_groups() {
+    // Applebot follows Googlebot's groups and YandexBot the `Yandex`
+    // ones when none names them; AdsBot ignores `*`.
+    let body = b"User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: Yandex\nDisallow: /\n\nUser-agent: *\nDisallow: /\n";
+    let (_dir, file) = robots_file(body);
+    let rows = audit(body);
+    let row = |token: &str| row(&rows, token);
+    let apple = row("Applebot");
+    assert_eq!(
+        (apple["via"].as_str(), apple["access"].as_str()),
+        (Some("fallback"), Some("partial"))
+    );
+    assert_eq!(apple["lines"], serde_json::json!([1]));
+    assert_eq!(apple["named"], false);
+    let yandex = row("YandexBot");
+    assert_eq!(
+        (yandex["via"].as_str(), yandex["access"].as_str()),
+        (Some("fallback"), Some("disallowed"))
+    );
+    assert_eq!(yandex["lines"], serde_json::json!([4]));
+    let ads = row("AdsBot-Google");
+    assert_eq!(
+        (ads["via"].as_str(), ads["access"].as_str()),
+        (Some("none"), Some("allowed"))
+    );
+    // Others still read `*`.
+    let gpt = row("GPTBot");
+    assert_eq!(
+        (gpt["via"].as_str(), gpt["access"].as_str()),
+        (Some("global"), Some("disallowed"))
+    );
+    let text = stdout(&run(&["audit", &file], b""));
+    assert!(text.contains("Note: Applebot: no group names it, so it follows the groups of Googlebot"), "{text}");
+    assert!(text.contains("Note: YandexBot: no group names it, so it follows the groups of Yandex"), "{text}");
+    // `check` keeps the reference's answer for the name it is given.
+    let out = run(&["check", &file, "Applebot", "/x"], b"");
+    assert_eq!(out.status.code(), Some(1));
 }

@@ -98,10 +98,11 @@ record!(
     "Explanation"
 );
 record!(
-    /// What a file allows one crawler of a catalogue: `crawler`
-    /// (`token`, `operator`, `purpose`, ...), `via` (`"named"`,
-    /// `"global"`, `"none"`), `lines`, `access`, `allowed_path`,
-    /// `disallowed_path`, `crawl_delay`, `as_fetched`.
+    /// What a file allows one crawler of a catalogue: the crawler's
+    /// `token`, `operator`, `purpose`, `note` and `url`, then `named`,
+    /// `via` (`"named"`, `"fallback"`, `"global"` or `"none"`), `lines`,
+    /// `access`, `allowed_path`, `disallowed_path`, `crawl_delay` and
+    /// `as_fetched`.
     PyStanding,
     "Standing"
 );

@@ -507,7 +507,7 @@ function renderAudit() {
       const via = el("td", { class: s.named ? "via-named" : "" });
       if (s.via === "none") via.append("no group");
       else {
-        via.append(s.named ? "named, " : "* only, ");
+        via.append(s.named ? "named, " : s.via === "fallback" ? "fallback, " : "* only, ");
         s.lines.forEach((line, i) => {
           if (i) via.append(", ");
           via.append(lineLink(line));
