@@ -59,15 +59,7 @@ impl BodyKind {
         let html = head.contains(&b'<')
             && head.iter().enumerate().any(|(i, &b)| {
                 b == b'<'
-                    && [
-                        &b"<!doctype html"[..],
-                        b"<html",
-                        b"<head",
-                        b"<body",
-                        b"<script",
-                    ]
-                    .iter()
-                    .any(|t| starts_with_ignore_case(&head[i..], t))
+                    && is_tag(&head[i..])
                     && !in_a_line_of_rules(&head[..i])
             });
         if html {
@@ -87,6 +79,51 @@ impl BodyKind {
             BodyKind::Binary => "binary",
         }
     }
+}
+
+/// A document type, matched as a prefix. (An HTML comment is no sign:
+/// page caches append one to the robots.txt they serve.)
+const DOCUMENT_STARTS: &[&[u8]] = &[b"<!doctype html"];
+
+/// The tags of a page, an error page's included (`<h1>404 Not
+/// Found</h1>`), matched as whole names: followed by `>`, `/` or white
+/// space.
+const PAGE_TAGS: &[&[u8]] = &[
+    b"<html",
+    b"<head",
+    b"<body",
+    b"<script",
+    b"<title",
+    b"<meta",
+    b"<h1",
+    b"<h2",
+    b"<h3",
+    b"<p",
+    b"<div",
+    b"<center",
+    b"<iframe",
+    b"<table",
+    b"<pre",
+    b"<a",
+    b"<br",
+    b"<hr",
+    b"<span",
+    b"<img",
+    b"<link",
+    b"<style",
+    b"<form",
+    b"<noscript",
+];
+
+/// Returns true if `at` starts with an HTML tag or a document type.
+fn is_tag(at: &[u8]) -> bool {
+    DOCUMENT_STARTS.iter().any(|t| starts_with_ignore_case(at, t))
+        || PAGE_TAGS.iter().any(|t| {
+            starts_with_ignore_case(at, t)
+                && at.get(t.len()).is_some_and(|&b| {
+                    b == b'>' || b == b'/' || b.is_ascii_whitespace()
+                })
+        })
 }
 
 /// Returns true if the line that `before` ends in (the text before a tag)
@@ -197,6 +234,15 @@ mod tests {
         kind!(b"# Do not block <script> or CSS\nUser-agent: *\n", Text);
         kind!(b"User-agent: *\nDisallow: /*<script\n", Text);
         kind!(b"User-agent: *\nDisallow: /a # <html>\n", Text);
+        // The body of an error page, without a document's tags.
+        kind!(b"<h1>404 Not Found</h1>\n<hr>nginx\n", Html);
+        kind!(b"<H1>Forbidden</H1>403 Error", Html);
+        kind!(b"<meta http-equiv=refresh content=0><iframe src=x>", Html);
+        kind!(b"<!-- page cache -->\nUser-agent: *\n", Text);
+        // A name that only starts like a tag's is none.
+        kind!(b"<pathological line\nUser-agent: *\n", Text);
+        kind!(b"<header-less\n", Text);
+        kind!(b"<abc>\n", Text);
         kind!(b"\x89PNG\r\n", Binary);
         kind!(b"\xff\xfeU\x00s\x00", Binary);
         kind!(b"a\x01\x02\x03\x04\x05", Binary);

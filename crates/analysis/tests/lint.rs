@@ -207,3 +207,67 @@ fn rt208_only_real_extensions() {
         );
     }
 }
+
+#[test]
+fn rt208_only_what_stays_blocked() {
+    let flagged = |body: &str| {
+        lint(body.as_bytes())
+            .iter()
+            .filter(|d| d.code == Code::AssetsBlocked)
+            .map(|d| d.line)
+            .collect::<Vec<_>>()
+    };
+    // A folder whose scripts and styles are allowed again.
+    assert_eq!(
+        flagged("User-agent: *\nDisallow: /wp-includes/\nAllow: /wp-includes/*.js\nAllow: /wp-includes/*.css\n"),
+        Vec::<u32>::new()
+    );
+    // Only the styles: the scripts stay blocked.
+    assert_eq!(flagged("User-agent: *\nDisallow: /wp-includes/\nAllow: /wp-includes/*.css\n"), [2]);
+    assert_eq!(
+        flagged("User-agent: *\nAllow: /static/*.*\nDisallow: /static/\n"),
+        Vec::<u32>::new()
+    );
+    // A pattern that never matches is RT107's, not RT208's.
+    let found = lint(b"User-agent: *\nDisallow: .css$\n");
+    assert!(found.iter().any(|d| d.code == Code::BadPathStart));
+    assert!(!found.iter().any(|d| d.code == Code::AssetsBlocked));
+}
+
+#[test]
+fn rt207_says_what_allows_open_again() {
+    let message = |body: &[u8]| {
+        lint(body)
+            .into_iter()
+            .find(|d| d.code == Code::DisallowAll)
+            .map(|d| d.message)
+            .unwrap()
+    };
+    let whole = message(b"User-agent: *\nDisallow: /\n");
+    assert!(whole.ends_with("blocked from the whole site"), "{whole}");
+    let partly =
+        message(b"User-agent: *\nDisallow: /\nAllow: /$\nAllow: /ads.txt\n");
+    assert!(
+        partly.contains("but what allow rules open again (such as `/"),
+        "{partly}"
+    );
+}
+
+#[test]
+fn rt005_error_pages() {
+    for body in [
+        &b"<h1>404 Not Found</h1>\n"[..],
+        b"<H1>Forbidden</H1>403 Error",
+        b"<meta charset=utf-8><iframe src=x>",
+    ] {
+        assert!(
+            lint(body).iter().any(|d| d.code == Code::Html),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+    // A page cache's comment in a robots.txt is no page.
+    let found =
+        lint(b"User-agent: *\nDisallow: /a\n<!-- cached by a plugin -->\n");
+    assert!(!found.iter().any(|d| d.code == Code::Html));
+}

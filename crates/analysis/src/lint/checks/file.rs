@@ -54,13 +54,24 @@ pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
     ctx.report(Code::TooLarge, line, whole, || {
         (
             format!(
-                "the file is {} KiB: Google reads the first 500 KiB only, \
-                 and ignores the rest from here",
-                len / 1024
+                "the file is {}: Google reads the first 500 KiB only, and \
+                 ignores the rest from here",
+                size(len)
             ),
             Some(Code::TooLarge.help().into()),
         )
     });
+}
+
+/// A size over 500 KiB as people read it: whole KiB when exact, else
+/// one decimal, rounded up (`500.1 KiB`, never `500 KiB` for more).
+fn size(len: usize) -> String {
+    if len % 1024 == 0 {
+        return format!("{} KiB", len / 1024);
+    }
+    // Tenths of a KiB, rounded up.
+    let tenths = (len * 10).div_ceil(1024);
+    format!("{}.{} KiB", tenths / 10, tenths % 10)
 }
 
 /// RT002: a UTF-8 byte order mark.
@@ -185,5 +196,18 @@ mod tests {
         lints!(b"U\0s\0e\0r\0-\0a\0g\0e\0n\0t\0", "RT006" @ 1);
         lints!(b"User-agent: *\nDisalow: /x\x1b[31mRED\x1b]0;t\x07\nAllow: /\n", "RT006" @ none);
         lints!(b"User-agent: *\n", "RT006" @ none);
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::size;
+
+    #[test]
+    fn sizes_over_the_limit_never_read_as_the_limit() {
+        assert_eq!(size(512_001), "500.1 KiB");
+        assert_eq!(size(513_023), "501.0 KiB");
+        assert_eq!(size(513_024), "501 KiB");
+        assert_eq!(size(1_048_576), "1024 KiB");
     }
 }

@@ -175,7 +175,7 @@ pub(crate) fn witness(pattern: &str) -> [String; 2] {
 /// The verdict of `rules` (merged groups) for `path`, as the reference
 /// decides: the longest match, `allow` on a tie, an empty disallow
 /// allowing.
-fn allows(rules: &[Rule<'_>], path: &str) -> bool {
+pub(crate) fn allows(rules: &[Rule<'_>], path: &str) -> bool {
     let (mut allow, mut disallow) = (-1i64, -1i64);
     for r in rules {
         if let Some(p) = r.match_priority(path) {

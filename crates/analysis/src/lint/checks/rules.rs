@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use robotrules::{Rule, RuleKind};
+use robotrules::{Coverage, Rule, RuleKind};
 
 use super::super::Ctx;
 use crate::lint::Code;
@@ -116,17 +116,20 @@ pub(crate) fn is_asset(lower: &str) -> bool {
 pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
     let lengths = Lengths::of(robots);
+    // What the `*` groups leave open, worked out once if RT207 needs it.
+    let mut global_coverage = None;
     for group in robots.groups() {
         let global = group.is_global();
-        for r in group.rules() {
-            url_or_bad_start(ctx, &r);
-            dollar_in_middle(ctx, &r);
-            redundant_wildcard(ctx, &r, &lengths);
+        let rules: Vec<Rule<'_>> = group.rules().collect();
+        for r in &rules {
+            url_or_bad_start(ctx, r);
+            dollar_in_middle(ctx, r);
+            redundant_wildcard(ctx, r, &lengths);
             if r.kind() == RuleKind::Disallow {
                 if global {
-                    disallow_all(ctx, &r);
+                    disallow_all(ctx, r, &mut global_coverage);
                 }
-                assets_blocked(ctx, &r);
+                assets_blocked(ctx, r, &rules);
             }
         }
     }
@@ -206,35 +209,73 @@ fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>, lengths: &Lengths) {
     });
 }
 
-/// RT207: `Disallow: /` (or `/*`) in a `*` group.
-fn disallow_all(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
-    if matches_everything(r.pattern()) {
-        let n = r.line();
-        let span = ctx.value(n);
-        ctx.report(Code::DisallowAll, n, span, || {
-            (
-                "every crawler without a group of its own is blocked from \
-                 the whole site"
-                    .into(),
-                Some(Code::DisallowAll.help().into()),
-            )
-        });
+/// RT207: `Disallow: /` (or `/*`) in a `*` group. Allow rules may open
+/// parts of the site again (`Allow: /$`): the message says so when the
+/// `*` groups' coverage is not "disallowed everywhere".
+fn disallow_all(
+    ctx: &mut Ctx<'_>,
+    r: &Rule<'_>,
+    coverage: &mut Option<Coverage>,
+) {
+    if !matches_everything(r.pattern()) {
+        return;
     }
+    let robots = ctx.robots;
+    // `*` names no group: the matcher of the `*` groups.
+    let coverage =
+        coverage.get_or_insert_with(|| robots.matcher(&["*"]).coverage());
+    let message = match coverage {
+        Coverage::DisallowedEverywhere => "every crawler without a group of \
+            its own is blocked from the whole site"
+            .to_string(),
+        Coverage::Partial { allowed, .. } => format!(
+            "every crawler without a group of its own is blocked from the \
+             whole site but what allow rules open again (such as `{}`)",
+            show(allowed.as_bytes())
+        ),
+        _ => "every crawler without a group of its own is blocked from the \
+              whole site but what allow rules open again"
+            .to_string(),
+    };
+    let n = r.line();
+    let span = ctx.value(n);
+    ctx.report(Code::DisallowAll, n, span, || {
+        (message, Some(Code::DisallowAll.help().into()))
+    });
 }
 
-/// RT208: a disallow that blocks CSS or JavaScript.
-fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
-    let lower = String::from_utf8_lossy(r.as_written()).to_ascii_lowercase();
-    if is_asset(&lower) {
-        let n = r.line();
-        let span = ctx.value(n);
-        ctx.report(Code::AssetsBlocked, n, span, || {
-            (
-                "this blocks CSS or JavaScript that pages need".into(),
-                Some(Code::AssetsBlocked.help().into()),
-            )
-        });
+/// RT208: a disallow that blocks CSS or JavaScript: a pattern that names
+/// such files or an asset folder, and that does block a file of the kind
+/// for its group (its allows may open them again: `Allow: /static/*.css`).
+/// A pattern that never matches is RT107's.
+fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>, group: &[Rule<'_>]) {
+    let pattern = r.pattern();
+    if !(pattern.starts_with('/') || pattern.starts_with('*')) {
+        return;
     }
+    let lower = String::from_utf8_lossy(r.as_written()).to_ascii_lowercase();
+    if !is_asset(&lower) {
+        return;
+    }
+    // A file of the kind that the pattern blocks: in a folder, a
+    // stylesheet and a script; else the path the pattern names.
+    let paths: Vec<String> = if ASSET_FOLDERS.contains(&lower.as_str()) {
+        vec![format!("{pattern}a.css"), format!("{pattern}a.js")]
+    } else {
+        let [path, _] = super::groups::witness(pattern);
+        vec![path]
+    };
+    if paths.iter().all(|p| super::groups::allows(group, p)) {
+        return;
+    }
+    let n = r.line();
+    let span = ctx.value(n);
+    ctx.report(Code::AssetsBlocked, n, span, || {
+        (
+            "this blocks CSS or JavaScript that pages need".into(),
+            Some(Code::AssetsBlocked.help().into()),
+        )
+    });
 }
 
 /// The order in which rules of the same form beat each other: longer
