@@ -57,7 +57,12 @@ async function api(path, body) {
   });
   const data = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) {
-    const error = new Error(data.error || response.statusText);
+    // Over the size limit once encoded (base64 for bytes that are not
+    // UTF-8 or for CR line ends): say what to do about it.
+    const message = response.status === 413
+      ? `${data.error || response.statusText}: the file is too large to send once encoded; crawlers read only its first 500 KiB, so test that part`
+      : data.error || response.statusText;
+    const error = new Error(message);
     error.status = response.status;
     throw error;
   }
@@ -347,7 +352,22 @@ function renderResults() {
   if (r && r.access !== "obey") {
     notes.unshift(el("p", { class: "fetched", text: `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}. The verdicts above are those of the rules in the editor.` }));
   }
+  // The fetched site's own robots.txt: crawlers may always fetch it.
+  if (r && state.results.some((row) => isRobotsTxt(row.url, r.robots_url))) {
+    notes.push(el("p", { class: "fetched", text: `⚠ ${r.robots_url} is the site's robots.txt, which crawlers may always fetch (RFC 9309 §2.2.2), whatever the rules say.` }));
+  }
   $("warnings").replaceChildren(...notes);
+}
+
+// Whether `url` is exactly the fetched robots.txt (no query).
+function isRobotsTxt(url, robotsUrl) {
+  try {
+    const a = new URL(url);
+    const b = new URL(robotsUrl);
+    return a.origin === b.origin && a.pathname === b.pathname && a.search === "";
+  } catch {
+    return false;
+  }
 }
 
 function quote(q) {
@@ -469,7 +489,10 @@ function renderAudit() {
   const differ = rows.filter(
     (s) => s.as_fetched && (s.as_fetched.access !== s.access || s.as_fetched.via !== s.via || s.as_fetched.lines.join() !== s.lines.join()),
   );
+  const r = state.fetched;
+  const fetchedNote = r && r.access !== "obey" ? `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}; the table judges the rules in the editor. ` : "";
   $("audit-summary").textContent =
+    fetchedNote +
     `AI crawlers: ${n(ai, "disallowed")} of ${ai.length} blocked from the whole site, ${n(ai, "partial")} partially, ${n(ai, "allowed")} allowed. ` +
     `All ${rows.length} crawlers: ${n(rows, "disallowed")} blocked, ${n(rows, "partial")} partial, ${n(rows, "allowed")} allowed.` +
     (differ.length

@@ -220,6 +220,21 @@ def test_an_unreachable_site_disallows_everything(page, server):
         expect(report).to_contain_text("every URL is disallowed")
         expect(page.locator("#robots")).to_have_value("")
         expect(page.locator("#warnings .fetched")).to_contain_text("unreachable (503)")
+        # The audit says so too: the table judges the (empty) editor.
+        expect(page.locator("#audit-summary")).to_contain_text("unreachable (503)")
+    finally:
+        site.close()
+
+
+def test_the_fetched_robots_txt_is_always_allowed(page, server):
+    site = RobotsSite("User-agent: *\nDisallow: /\n")
+    try:
+        ready(page, server)
+        page.fill("#fetch-url", site.url)
+        page.click("#fetch-button")
+        expect(page.locator("#fetch-report")).to_contain_text("available")
+        set_query(page, [site.url + "/robots.txt"], ["FooBot"])
+        expect(page.locator("#warnings")).to_contain_text("which crawlers may always fetch")
     finally:
         site.close()
 
@@ -234,6 +249,12 @@ def test_the_audit_table(page, server):
     bing = page.locator("#audit tr[data-token='Bingbot']")
     expect(bing).to_have_attribute("data-access", "partial")
     expect(bing).to_contain_text("* only")
+    # Applebot follows the groups of Googlebot; AdsBot ignores `*`.
+    page.fill("#robots", "User-agent: Googlebot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n")
+    expect(page.locator("#audit tr[data-token='Applebot']")).to_contain_text("fallback")
+    expect(page.locator("#audit tr[data-token='Applebot']")).to_have_attribute("data-access", "partial")
+    expect(page.locator("#audit tr[data-token='AdsBot-Google']")).to_have_attribute("data-access", "allowed")
+    page.fill("#robots", "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n")
     expect(page.locator("#audit-summary")).to_contain_text("AI crawlers: 1 of")
     page.click("#audit-filters button[data-purpose='ai-training']")
     expect(bing).to_have_count(0)
