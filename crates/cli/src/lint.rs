@@ -70,6 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let robots = Robots::parse(body);
     let mut options = Options::default();
     options.cut_by_fetch = effective.remote.is_some_and(|r| r.fetch.truncated);
+    // A fetched file governs its own site only.
+    options.site = effective.remote.map(|r| r.fetch.authority.to_string());
     let diagnostics = lint_with(&robots, body, &options);
     let errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     if errors {

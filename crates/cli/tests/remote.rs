@@ -119,6 +119,29 @@ fn lint_and_audit_fetch_too() {
 }
 
 #[test]
+fn lint_judges_only_the_sitemaps_of_the_fetched_site() {
+    // The rules govern their own site: a sitemap elsewhere is not theirs
+    // to disallow.
+    const BODY: &str =
+        "User-agent: *\nDisallow: /s2\nSitemap: http://other.example/s2/b.xml\n";
+    let server = Server::start(200, BODY);
+    let out = run(&["lint", "--format", "json", &server.url("/")], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!stdout(&out).contains("\"RT209\""), "{}", stdout(&out));
+    // The same file read locally: judged, on that site's terms.
+    let (_dir, file) = crate::util::robots_file(BODY.as_bytes());
+    let out = run(&["lint", "--format", "json", &file], b"");
+    let text = stdout(&out);
+    assert!(text.contains("\"RT209\""), "{text}");
+    assert!(
+        text.contains(
+            "if this file is the robots.txt of http://other.example"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn fetch_shows_retry_after_as_a_date() {
     let server = Server::with(503, &[("Retry-After", "120")], String::new());
     let out = run(&["fetch", &server.url("/")], b"");

@@ -127,11 +127,22 @@ pub struct Options {
     /// [`Code::TooLarge`] is then reported on its last line, as it is on a
     /// whole file over the limit.
     pub cut_by_fetch: bool,
+    /// The site the file is the robots.txt of (`https://example.com`, a
+    /// port if any), when known: its rules govern only that site (RFC
+    /// 9309 §2.3), so [`Code::SitemapDisallowed`] judges only sitemaps
+    /// there. `None` (the default): each sitemap is judged, and the
+    /// message says on which site's terms.
+    pub site: Option<String>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_per_code: 100, max_total: 1000, cut_by_fetch: false }
+        Options {
+            max_per_code: 100,
+            max_total: 1000,
+            cut_by_fetch: false,
+            site: None,
+        }
     }
 }
 
@@ -189,6 +200,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) not_text: bool,
     /// See `Options::cut_by_fetch`.
     pub(crate) cut_by_fetch: bool,
+    /// See `Options::site`: its origin, as [`checks::sitemaps::origin`]
+    /// gives it.
+    pub(crate) site: Option<String>,
     out: Vec<Diagnostic>,
     per_code: HashMap<Code, usize>,
     suppressed: HashMap<Code, usize>,
@@ -203,6 +217,7 @@ impl<'a> Ctx<'a> {
             lines: Lines::new(body),
             not_text: false,
             cut_by_fetch: options.cut_by_fetch,
+            site: options.site.as_deref().and_then(checks::sitemaps::origin),
             out: Vec::new(),
             per_code: HashMap::new(),
             suppressed: HashMap::new(),

@@ -6,7 +6,7 @@ mod file;
 mod groups;
 mod lines;
 mod rules;
-mod sitemaps;
+pub(crate) mod sitemaps;
 
 /// Runs every check.
 pub(crate) fn run(ctx: &mut Ctx<'_>) {

@@ -17,6 +17,26 @@ fn is_absolute(url: &str) -> bool {
         && !url.contains(' ')
 }
 
+/// The origin of an absolute http(s) URL, as `scheme://host[:port]` in
+/// lower case, without user information or a default port; `None` for
+/// anything else.
+pub(crate) fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default = match scheme.as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_suffix(default).unwrap_or(&host);
+    let host = host.strip_suffix('.').unwrap_or(host);
+    (!host.is_empty()).then(|| format!("{scheme}://{host}"))
+}
+
 /// RT110 (not an absolute URL) and RT209 (disallowed by the file, for
 /// Googlebot or for every crawler).
 ///
@@ -24,6 +44,7 @@ fn is_absolute(url: &str) -> bool {
 /// number of sitemaps.
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
+    let ctx_site = ctx.site.clone();
     let mut matchers: Option<[(&str, Matcher); 2]> = None;
     for s in robots.sitemaps() {
         let n = s.line();
@@ -41,6 +62,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             });
             continue;
         }
+        // The rules govern only their own site (RFC 9309 §2.3).
+        let theirs = origin(&url);
+        if ctx.site.is_some() && ctx.site != theirs {
+            continue;
+        }
         let matchers = matchers.get_or_insert_with(|| {
             [
                 ("Googlebot", robots.matcher(&["Googlebot"])),
@@ -54,9 +80,17 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if let Some(agent) = blocked_for {
             ctx.report(Code::SitemapDisallowed, n, span, || {
                 (
-                    format!(
-                        "this sitemap is disallowed for {agent} by this file"
-                    ),
+                    match (&ctx_site, &theirs) {
+                        (None, Some(site)) => format!(
+                            "this sitemap is disallowed for {agent} by this \
+                             file, if this file is the robots.txt of {}",
+                            escape(site)
+                        ),
+                        _ => format!(
+                            "this sitemap is disallowed for {agent} by this \
+                             file"
+                        ),
+                    },
                     Some(Code::SitemapDisallowed.help().into()),
                 )
             });
@@ -80,5 +114,62 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/private/s.xml\n", "RT209" @ 3);
         lints!(b"User-agent: Googlebot\nDisallow: /\nSitemap: https://example.com/s.xml\n", "RT209" @ 3);
         lints!(b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n", "RT209" @ none);
+    }
+
+    #[test]
+    fn rt209_only_on_the_site_of_the_file() {
+        use crate::{lint_with, Code, Options};
+        let body = b"User-agent: *\nDisallow: /s2\nSitemap: https://example.com/s2/a.xml\nSitemap: http://www.gstatic.com/s2/b.xml\n";
+        let robots = robotrules::Robots::parse(body);
+        let found = |site: Option<&str>| {
+            let options =
+                Options { site: site.map(String::from), ..Options::default() };
+            lint_with(&robots, body, &options)
+                .into_iter()
+                .filter(|d| d.code == Code::SitemapDisallowed)
+                .map(|d| (d.line, d.message))
+                .collect::<Vec<_>>()
+        };
+        // Unknown site: both judged, each on its own site's terms.
+        let both = found(None);
+        assert_eq!(both.len(), 2);
+        assert!(
+            both[1].1.ends_with(
+                "if this file is the robots.txt of http://www.gstatic.com"
+            ),
+            "{}",
+            both[1].1
+        );
+        // Known: only its own sitemaps (default port and case folded).
+        let own = found(Some("HTTPS://Example.com:443"));
+        assert_eq!(own.len(), 1);
+        assert_eq!(
+            own[0],
+            (
+                3,
+                "this sitemap is disallowed for Googlebot by this file"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn origins() {
+        use super::origin;
+        assert_eq!(
+            origin("https://Example.COM:443/x").as_deref(),
+            Some("https://example.com")
+        );
+        assert_eq!(
+            origin("http://u:p@h.example:8080?q").as_deref(),
+            Some("http://h.example:8080")
+        );
+        assert_eq!(
+            origin("http://h.example./").as_deref(),
+            Some("http://h.example")
+        );
+        assert_eq!(origin("ftp://h.example/"), None);
+        assert_eq!(origin("/relative"), None);
+        assert_eq!(origin("https:///x"), None);
     }
 }
