@@ -120,18 +120,28 @@ pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
 /// RT203: a crawler named in several groups.
 pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
-    let mut lines_of: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
-    for agent in robots.groups().flat_map(|g| g.agents()) {
-        let token = agent.product_token();
-        if !agent.is_global() && !token.is_empty() {
-            lines_of
+    // Each token's lines, and whether they lie in more than one group
+    // (two lines of one group name it once: nothing is merged).
+    let mut lines_of: HashMap<Vec<u8>, (Vec<u32>, usize, bool)> =
+        HashMap::new();
+    for group in robots.groups() {
+        for agent in group.agents() {
+            let token = agent.product_token();
+            if agent.is_global() || token.is_empty() {
+                continue;
+            }
+            let (lines, first_group, several) = lines_of
                 .entry(token.to_ascii_lowercase())
-                .or_default()
-                .push(agent.line());
+                .or_insert((Vec::new(), group.index(), false));
+            lines.push(agent.line());
+            *several |= *first_group != group.index();
         }
     }
-    let mut repeated: Vec<Vec<u32>> =
-        lines_of.into_values().filter(|l| l.len() > 1).collect();
+    let mut repeated: Vec<Vec<u32>> = lines_of
+        .into_values()
+        .filter(|(_, _, several)| *several)
+        .map(|(lines, ..)| lines)
+        .collect();
     repeated.sort_unstable();
     for lines in repeated {
         let first = lines[0];
@@ -336,6 +346,9 @@ mod tests {
     fn rt203_agent_in_several_groups() {
         lints!(b"User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n", "RT203" @ 1);
         lints!(b"User-agent: a\nUser-agent: b\nDisallow: /x\n", "RT203" @ none);
+        // Named twice in one group: one group, nothing merged.
+        lints!(b"User-agent: Wget/1.6\nUser-agent: Wget/1.5\nDisallow: /\n", "RT203" @ none);
+        lints!(b"User-agent: a\nUser-agent: A\nDisallow: /x\nUser-agent: a\nDisallow: /y\n", "RT203" @ 1);
     }
 
     #[test]
