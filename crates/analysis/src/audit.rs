@@ -136,6 +136,24 @@ impl PartialEq for StandingAsFetched {
 
 impl Eq for StandingAsFetched {}
 
+/// The fields of a standing from `named` on, into a JSON map.
+#[cfg(feature = "serde")]
+fn put_standing<M: serde::ser::SerializeMap>(
+    m: &mut M,
+    via: Via,
+    lines: &[u32],
+    coverage: &Coverage,
+    crawl_delay: Option<f64>,
+) -> Result<(), M::Error> {
+    m.serialize_entry("named", &(via == Via::Named))?;
+    m.serialize_entry("via", &via)?;
+    m.serialize_entry("lines", lines)?;
+    m.serialize_entry("access", coverage.as_str())?;
+    m.serialize_entry("allowed_path", &coverage.allowed_witness())?;
+    m.serialize_entry("disallowed_path", &coverage.disallowed_witness())?;
+    m.serialize_entry("crawl_delay", &crawl_delay)
+}
+
 #[cfg(feature = "serde")]
 impl serde::Serialize for StandingAsFetched {
     fn serialize<S: serde::Serializer>(
@@ -145,16 +163,13 @@ impl serde::Serialize for StandingAsFetched {
         use serde::ser::SerializeMap;
 
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("named", &(self.via == Via::Named))?;
-        m.serialize_entry("via", &self.via)?;
-        m.serialize_entry("lines", &self.lines)?;
-        m.serialize_entry("access", self.coverage.as_str())?;
-        m.serialize_entry("allowed_path", &self.coverage.allowed_witness())?;
-        m.serialize_entry(
-            "disallowed_path",
-            &self.coverage.disallowed_witness(),
+        put_standing(
+            &mut m,
+            self.via,
+            &self.lines,
+            &self.coverage,
+            self.crawl_delay,
         )?;
-        m.serialize_entry("crawl_delay", &self.crawl_delay)?;
         m.end()
     }
 }
@@ -174,16 +189,13 @@ impl serde::Serialize for Standing {
         m.serialize_entry("purpose", &c.purpose)?;
         m.serialize_entry("note", &c.note)?;
         m.serialize_entry("url", &c.url)?;
-        m.serialize_entry("named", &self.is_named())?;
-        m.serialize_entry("via", &self.via)?;
-        m.serialize_entry("lines", &self.lines)?;
-        m.serialize_entry("access", self.coverage.as_str())?;
-        m.serialize_entry("allowed_path", &self.coverage.allowed_witness())?;
-        m.serialize_entry(
-            "disallowed_path",
-            &self.coverage.disallowed_witness(),
+        put_standing(
+            &mut m,
+            self.via,
+            &self.lines,
+            &self.coverage,
+            self.crawl_delay,
         )?;
-        m.serialize_entry("crawl_delay", &self.crawl_delay)?;
         m.serialize_entry("as_fetched", &self.as_fetched)?;
         m.end()
     }
