@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use robotrules::Robots;
 use robotrules_analysis::{
-    audit, explain, lint_robots, Catalogue, MAX_MATCHES,
+    audit_file, explain, lint_robots, Catalogue, MAX_MATCHES,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -26,5 +26,5 @@ fuzz_target!(|data: &[u8]| {
     for q in e.quotes() {
         assert!(!q.text.chars().any(char::is_control));
     }
-    let _ = audit(&robots, &Catalogue::builtin());
+    let _ = audit_file(&robots, data, &Catalogue::builtin());
 });

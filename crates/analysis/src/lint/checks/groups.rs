@@ -101,17 +101,20 @@ pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
         }
         let n = group.line();
         let whole = ctx.whole(n);
+        // For `*`, no other group's rules are lost: only say what to add.
+        let help = if group.is_global() {
+            "add `Disallow:` to say so, or the rules crawlers should follow"
+        } else {
+            "add `Disallow:` to say so, or the rules it should follow; the * \
+             rules do not apply to it"
+        };
         ctx.report(Code::EmptyGroup, n, whole, || {
             (
                 format!(
                     "the group for {} has no rules: it may fetch everything",
                     list(&names, 10)
                 ),
-                Some(
-                    "add `Disallow:` to say so, or the rules it should \
-                     follow; the * rules do not apply to it"
-                        .into(),
-                ),
+                Some(help.into()),
             )
         });
     }
@@ -340,6 +343,16 @@ mod tests {
         );
         let d = d.iter().find(|d| d.code == crate::Code::EmptyGroup).unwrap();
         assert!(d.message.starts_with("the group for b has"), "{}", d.message);
+        assert!(d.help.as_deref().unwrap().ends_with("do not apply to it"));
+        // For `*` itself, no other rules are lost.
+        let d =
+            crate::lint(b"User-agent: *\nSitemap: https://e.example/s.xml\n");
+        let d = d.iter().find(|d| d.code == crate::Code::EmptyGroup).unwrap();
+        assert!(
+            !d.help.as_deref().unwrap().contains("do not apply"),
+            "{:?}",
+            d.help
+        );
     }
 
     #[test]
