@@ -174,7 +174,8 @@ pub struct Capture {
     /// The body as it came, before content decoding.
     pub body: Vec<u8>,
     /// True if and only if the body was cut: by the reader's limit, by
-    /// the input's end, or by the WARC writer (`WARC-Truncated`).
+    /// the input's end, by the WARC writer (`WARC-Truncated`), or short of
+    /// its `Content-Length`.
     pub cut: bool,
 }
 
@@ -212,24 +213,51 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
             continue;
         }
         if line.is_empty() {
+            // An interim (1xx) response's head, then the final one's: the
+            // final response is the capture (RFC 9110 §15.2).
+            let interim = capture.status.is_some_and(|c| c < 200);
+            if interim && rest.starts_with(b"HTTP/") {
+                first = true;
+                length = None;
+                capture.location = None;
+                capture.encoding = None;
+                capture.chunked = false;
+                continue;
+            }
             break;
         }
         let Some(colon) = memchr(b':', line) else { continue };
         let name = &line[..colon];
         let value =
             || String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
+        // Repeated fields are read as the access method reads them: the
+        // first `Location`; the codings of every `Content-Encoding` and
+        // `Transfer-Encoding` line, in order (RFC 9110 §5.3).
         if name.eq_ignore_ascii_case(b"location") {
-            // Bytes from 0x80 up percent-encoded, as the access method
-            // reads a `Location`.
-            let raw = crate::warc::trim_white(&line[colon + 1..]);
-            capture.location = Some(robotrules_fetch::policy::location(raw));
+            if capture.location.is_none() {
+                // Bytes from 0x80 up percent-encoded, as the access
+                // method reads a `Location`.
+                let raw = crate::warc::trim_white(&line[colon + 1..]);
+                capture.location =
+                    Some(robotrules_fetch::policy::location(raw));
+            }
         } else if name.eq_ignore_ascii_case(b"content-encoding") {
-            capture.encoding = Some(value());
+            let value = value();
+            match &mut capture.encoding {
+                Some(before) if !value.is_empty() => {
+                    before.push_str(", ");
+                    before.push_str(&value);
+                }
+                Some(_) => {}
+                None => capture.encoding = Some(value),
+            }
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
-            capture.chunked = value()
-                .rsplit(',')
-                .next()
-                .is_some_and(|c| c.trim().eq_ignore_ascii_case("chunked"));
+            // The last coding of the last line is the one applied last.
+            let value = value();
+            let last = value.rsplit(',').next().unwrap_or("").trim();
+            if !last.is_empty() {
+                capture.chunked = last.eq_ignore_ascii_case("chunked");
+            }
         } else if name.eq_ignore_ascii_case(b"content-length") {
             length = value().parse::<usize>().ok();
         }
@@ -240,6 +268,13 @@ fn http(block: &[u8], capture: &mut Capture) -> Option<usize> {
     // body's.
     if rest.starts_with(b"\r\n") && length == Some(rest.len() - 2) {
         rest = &rest[2..];
+    }
+    // A body shorter than its `Content-Length` ended early, as a chunked
+    // one without its last chunk. (Only where nothing was decoded: early
+    // crawls stored bodies decoded under the sent headers.)
+    let plain = !capture.chunked && capture.encoding.is_none();
+    if plain && length.is_some_and(|n| n > rest.len()) {
+        capture.cut = true;
     }
     Some(block.len() - rest.len())
 }
@@ -364,7 +399,7 @@ pub(crate) fn read_with(
                     Ok(n) => {
                         let pos = Pos { source: index, offset, ordinal: 0 };
                         if !line.iter().all(u8::is_ascii_whitespace) {
-                            each(from_json(&line, pos, &crawl, &name));
+                            each(from_json(&line, pos, &crawl, fixed, &name));
                         }
                         offset += n as u64;
                     }
@@ -451,7 +486,7 @@ impl<'a> Rereader<'a> {
             Format::JsonLines => {
                 let mut line = Vec::new();
                 input.read_until(b'\n', &mut line).map_err(problem)?;
-                from_json(&line, pos, crawl, &name)
+                from_json(&line, pos, crawl, true, &name)
             }
             _ => plain(input, pos.source, crawl, source),
         }
@@ -564,10 +599,13 @@ enum Headers {
     Pairs(Vec<(String, String)>),
 }
 
+/// A JSON line's capture; its own `crawl`, if it names one, stands unless
+/// `fixed`.
 fn from_json(
     line: &[u8],
     pos: Pos,
     crawl: &str,
+    fixed: bool,
     name: &str,
 ) -> Result<Capture, Problem> {
     let j: JsonCapture =
@@ -590,7 +628,10 @@ fn from_json(
     };
     Ok(Capture {
         pos,
-        crawl: j.crawl.unwrap_or_else(|| crawl.to_string()),
+        crawl: match j.crawl {
+            Some(own) if !fixed => own,
+            _ => crawl.to_string(),
+        },
         url: j.url,
         date: j.date,
         status: Some(j.status),
@@ -700,10 +741,54 @@ mod tests {
             None
         );
         assert_eq!(http(b"HTTP/1.1\r\n\r\n", &mut Capture::default()), None);
+        // A body shorter than its Content-Length is cut.
+        let mut c = Capture::default();
+        let body = b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nab";
+        http(body, &mut c).unwrap();
+        assert!(c.cut);
+        let mut c = Capture::default();
+        let body = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nab";
+        http(body, &mut c).unwrap();
+        assert!(!c.cut);
         let mut c = Capture::default();
         let odd = b"HTTP/1.1  404\r\nX: \xff\r\n\r\nab";
         assert_eq!(http(odd, &mut c), Some(odd.len() - 2));
         assert_eq!(c.status, Some(404));
+    }
+
+    #[test]
+    fn interim_responses_and_repeated_fields() {
+        // 1xx heads before the final one are passed over.
+        let mut c = Capture::default();
+        let early = b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n\
+                      HTTP/1.1 100 Continue\r\n\r\n\
+                      HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nab";
+        let start = http(early, &mut c).unwrap();
+        assert_eq!((c.status, &early[start..]), (Some(200), &b"ab"[..]));
+        let mut c = Capture::default();
+        let gone = b"HTTP/1.1 100 Continue\r\nLocation: /x\r\n\r\n\
+                     HTTP/1.1 404 Not Found\r\n\r\n";
+        http(gone, &mut c).unwrap();
+        assert_eq!((c.status, c.location), (Some(404), None));
+        // A 1xx alone is the capture's status.
+        let mut c = Capture::default();
+        let alone = b"HTTP/1.1 100 Continue\r\n\r\nUser-agent: *\n";
+        http(alone, &mut c).unwrap();
+        assert_eq!(c.status, Some(100));
+        // Repeated fields: the first Location; every coding, in order.
+        let mut c = Capture::default();
+        let twice = b"HTTP/1.1 301 Moved\r\nLocation: /a\r\nLocation: /b\r\n\
+                      Content-Encoding: gzip\r\nContent-Encoding: br\r\n\
+                      Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n";
+        http(twice, &mut c).unwrap();
+        assert_eq!(c.location.as_deref(), Some("/a"));
+        assert_eq!(c.encoding.as_deref(), Some("gzip, br"));
+        assert!(c.chunked);
+        let mut c = Capture::default();
+        let not = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\
+                    Transfer-Encoding: gzip\r\n\r\n";
+        http(not, &mut c).unwrap();
+        assert!(!c.chunked);
     }
 
     #[test]

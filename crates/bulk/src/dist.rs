@@ -23,7 +23,7 @@ use url::Url;
 
 use crate::capture::{self, Capture, Pos, Source};
 use crate::eval::Options;
-use crate::job::Job;
+use crate::job::{Crawls, Job};
 use crate::problem::Problem;
 use crate::row::Row;
 use crate::site::{date_rank, normal, stop_name, Origin};
@@ -78,25 +78,24 @@ impl Meta {
 }
 
 /// Reads every capture of `source` (index `index`) and gives `each` its
-/// [`Meta`] or the problem found; returns the file's crawl (that of its
-/// last capture, as [`Job`] evaluates the file's captures with).
+/// [`Meta`] or the problem found; returns the file's crawls, each with
+/// the position of the first capture read under it (one, unless the
+/// file joins captures of several crawls), for [`rows`].
 pub fn scan(
     source: &Source,
     index: u32,
     crawl: Option<&str>,
     each: &mut dyn FnMut(Result<Meta, Problem>),
-) -> String {
-    let mut last = String::new();
+) -> Vec<(Pos, String)> {
+    let mut crawls = Crawls::default();
     capture::read(source, index, crawl, &mut |item| match item {
         Ok(c) => {
-            if last != c.crawl {
-                last.clone_from(&c.crawl);
-            }
+            crawls.note(c.pos, &c.crawl);
             each(Ok(Meta::of(&c)));
         }
         Err(p) => each(Err(p)),
     });
-    last
+    crawls.into_changes()
 }
 
 /// One step along a redirect chain.
@@ -151,12 +150,13 @@ pub fn hop(start: &str, locations: &[Option<String>]) -> Hop {
 
 /// Reads the captures of `source` at `todo` again (any order), evaluates
 /// each once and returns the rows of the sites it stands for (in file
-/// order), and the problems met; `crawl` is the file's crawl ([`scan`]'s
-/// result or the job's), `name` the file's name in rows and problems.
+/// order), and the problems met; `crawls` are the file's crawls where
+/// they begin ([`scan`]'s result), `name` the file's name in rows and
+/// problems.
 pub fn rows(
     source: &Source,
     name: &str,
-    crawl: &str,
+    crawls: &[(Pos, String)],
     mut todo: Vec<(Pos, Vec<Origin>)>,
     options: &Options,
 ) -> (Vec<Row>, Vec<Problem>) {
@@ -164,9 +164,14 @@ pub fn rows(
         pos.source = 0;
     }
     todo.sort_by_key(|(p, _)| *p);
+    let mut crawls = crawls.to_vec();
+    for (pos, _) in &mut crawls {
+        pos.source = 0;
+    }
+    crawls.sort_by_key(|(p, _)| *p);
     let job = Job::new(vec![source.clone()], options.clone());
     let (mut rows, problems) =
-        job.rows(0, crawl, todo, Default::default(), &());
+        job.rows(0, &Crawls::new(crawls), todo, Default::default(), &());
     let mut problems: Vec<Problem> =
         problems.into_iter().map(|(_, p)| p).collect();
     if source.name() != name {

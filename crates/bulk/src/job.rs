@@ -216,12 +216,17 @@ impl Job {
         let index = Index::keeping(self.keep);
         let problems = Mutex::new(Vec::new());
         let captures = AtomicU64::new(0);
-        let crawls: Vec<Mutex<String>> =
+        // Each source's crawls, where they begin: pass two gives a capture
+        // read again the crawl pass one indexed it under (a source may
+        // hold captures of several crawls: WARC files joined together,
+        // JSON lines naming their own).
+        let crawls: Vec<Mutex<Crawls>> =
             self.sources.iter().map(|_| Mutex::default()).collect();
         pool.install(|| {
             self.sources.par_iter().enumerate().for_each(|(i, source)| {
                 let mut n = 0u64;
                 let mut mine = Vec::new();
+                let mut here = Crawls::default();
                 // Whether the capture being read gets its body.
                 let with_body = std::cell::Cell::new(false);
                 capture::read_with(
@@ -239,17 +244,11 @@ impl Job {
                             if n.is_multiple_of(1024) {
                                 progress.advance(1024, 0);
                             }
-                            let mut last = crawls[i]
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner());
-                            if *last != c.crawl {
-                                *last = c.crawl.clone();
-                            }
-                            drop(last);
+                            here.note(c.pos, &c.crawl);
                             // Evaluated and kept only if read with its
                             // body (the budget may have freed up since),
-                            // and only from WARC files: read again, a JSON
-                            // line may name a crawl of its own.
+                            // and only from WARC files, which are the
+                            // costly ones to read again.
                             let whole = with_body.get()
                                 && source.format == capture::Format::Warc;
                             if whole {
@@ -266,13 +265,14 @@ impl Job {
                 );
                 progress.advance(n % 1024, sizes[i]);
                 captures.fetch_add(n, Ordering::Relaxed);
+                *crawls[i].lock().unwrap_or_else(|e| e.into_inner()) = here;
                 problems
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .extend(mine);
             })
         });
-        let crawls: Vec<String> = crawls
+        let crawls: Vec<Crawls> = crawls
             .into_iter()
             .map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect();
@@ -342,7 +342,7 @@ impl Job {
                     let crawls = &crawls;
                     let sizes = &sizes;
                     s.spawn(move |_| {
-                        let crawl = crawl.unwrap_or(&crawls[i as usize]);
+                        let crawl = &crawls[i as usize];
                         let out = std::panic::catch_unwind(
                             std::panic::AssertUnwindSafe(|| {
                                 self.rows(i, crawl, todo, kept, progress)
@@ -399,7 +399,7 @@ impl Job {
     pub(crate) fn rows(
         &self,
         source: u32,
-        crawl: &str,
+        crawls: &Crawls,
         todo: Vec<(capture::Pos, Vec<Origin>)>,
         mut kept: crate::site::Map<capture::Pos, Box<Kept>>,
         progress: &dyn Progress,
@@ -413,12 +413,10 @@ impl Job {
         for (pos, origins) in todo {
             let (mut capture, evaluated) = match kept.remove(&pos) {
                 Some(k) => {
-                    let Kept { mut capture, eval, why } = *k;
-                    // As read again: with the crawl that pass two gives.
-                    crawl.clone_into(&mut capture.crawl);
+                    let Kept { capture, eval, why } = *k;
                     (capture, Some((eval, why)))
                 }
-                None => match reader.read_at(pos, crawl) {
+                None => match reader.read_at(pos, crawls.at(pos)) {
                     Ok(c) => (c, None),
                     Err(p) => {
                         progress.problem(&p);
@@ -467,6 +465,7 @@ impl Job {
                 problems.push((source as usize, p));
             }
             let n = origins.len();
+            let url = crate::site::normal(&capture.url).0;
             for (k, o) in origins.into_iter().enumerate() {
                 let mut eval = || {
                     if Some(k) == last { eval.take() } else { eval.clone() }
@@ -484,14 +483,16 @@ impl Job {
                     }
                 };
                 let row = match o.redirect {
+                    // The URL as the index keys it, as a redirected
+                    // site's is written: no user info, no fragment.
                     None => Row {
                         crawl: own(&mut capture.crawl),
                         site: site_of(&capture.url).unwrap_or_default(),
-                        url: capture.url.clone(),
+                        url: url.clone(),
                         captures: o.captures,
                         hops: 0,
                         redirect_stop: None,
-                        final_url: own(&mut capture.url),
+                        final_url: url.clone(),
                         date: own(&mut capture.date),
                         file: name.clone(),
                         offset: pos.offset as i64,
@@ -523,5 +524,36 @@ impl Job {
         }
         progress.advance(done % 256, 0);
         (rows, problems)
+    }
+}
+
+/// The crawls of one source's captures, each with the position of the
+/// first capture read under it.
+#[derive(Debug, Default)]
+pub(crate) struct Crawls(Vec<(capture::Pos, String)>);
+
+impl Crawls {
+    /// The crawls where they begin, in file order.
+    pub(crate) fn new(changes: Vec<(capture::Pos, String)>) -> Crawls {
+        Crawls(changes)
+    }
+
+    /// The crawls where they begin.
+    pub(crate) fn into_changes(self) -> Vec<(capture::Pos, String)> {
+        self.0
+    }
+
+    /// Notes that the capture at `pos`, read after every one noted so
+    /// far, belongs to `crawl`.
+    pub(crate) fn note(&mut self, pos: capture::Pos, crawl: &str) {
+        if self.0.last().is_none_or(|(_, c)| c != crawl) {
+            self.0.push((pos, crawl.to_string()));
+        }
+    }
+
+    /// The crawl of the capture at `pos`.
+    pub(crate) fn at(&self, pos: capture::Pos) -> &str {
+        let i = self.0.partition_point(|(p, _)| *p <= pos);
+        i.checked_sub(1).map_or("", |i| self.0[i].1.as_str())
     }
 }

@@ -405,10 +405,19 @@ impl<R: BufRead> Reader<R> {
                     Err(e) => inflate_problem(&e),
                 }
             }
-            (Ok(Some((mut r, short))), _) => {
+            (Ok(Some((mut r, end))), _) => {
                 r.offset = offset;
                 r.ordinal = open.ordinal;
-                self.pending.push_back(Ok(r));
+                match end {
+                    // Left out; the records it swallowed are lost with it
+                    // (a member read as a stream is not read back).
+                    End::Overrun(at) => {
+                        let back = r.block.len() - at;
+                        let p = overrun(&self.file, offset, back);
+                        self.pending.push_back(Err(p));
+                    }
+                    _ => self.pending.push_back(Ok(r)),
+                }
                 let Some(next) = open.ordinal.checked_add(1) else {
                     let p = self.problem(
                         offset,
@@ -423,8 +432,12 @@ impl<R: BufRead> Reader<R> {
                 };
                 open.ordinal = next;
                 match failed {
-                    None if short => {
+                    None if end == End::Short => {
                         self.pending.push_back(Err(self.short_block(offset)));
+                        return;
+                    }
+                    None if end == End::Early => {
+                        self.pending.push_back(Err(self.early_end(offset)));
                         return;
                     }
                     None => return,
@@ -473,6 +486,18 @@ impl<R: BufRead> Reader<R> {
         self.problem(offset, ProblemKind::Truncated, detail.into())
     }
 
+    /// The problem of a record at `offset` whose block goes on past its
+    /// Content-Length.
+    fn early_end(&self, offset: u64) -> Problem {
+        let detail = "the record's block goes on past its Content-Length: \
+                      read as cut there";
+        self.problem(offset, ProblemKind::Truncated, detail.into())
+    }
+
+    fn overrun(&self, offset: u64, into: usize) -> Problem {
+        overrun(&self.file, offset, into)
+    }
+
     /// Queues the records of one inflated gzip member at `offset`.
     fn records(&mut self, data: &[u8], offset: u64) {
         let mut slice = data;
@@ -480,14 +505,30 @@ impl<R: BufRead> Reader<R> {
         loop {
             match read_record(&mut slice, &mut self.line, self.blocks) {
                 Ok(None) => break,
-                Ok(Some((mut r, short))) => {
+                Ok(Some((r, End::Overrun(at)))) => {
+                    // Read on at the record it swallowed: the slice ends
+                    // where the block does.
+                    let back = r.block.len() - at;
+                    slice = &data[data.len() - slice.len() - back..];
+                    self.pending.push_back(Err(self.overrun(offset, back)));
+                }
+                Ok(Some((mut r, end))) => {
                     r.offset = offset;
                     r.ordinal = ordinal;
                     ordinal += 1;
                     self.pending.push_back(Ok(r));
-                    if short {
-                        self.pending.push_back(Err(self.short_block(offset)));
-                        break;
+                    match end {
+                        End::Whole => {}
+                        End::Short => {
+                            let p = self.short_block(offset);
+                            self.pending.push_back(Err(p));
+                            break;
+                        }
+                        End::Early => {
+                            let p = self.early_end(offset);
+                            self.pending.push_back(Err(p));
+                        }
+                        End::Overrun(_) => unreachable!("matched above"),
                     }
                 }
                 Err(detail) => {
@@ -516,16 +557,30 @@ impl<R: BufRead> Reader<R> {
         }
         match read_record(&mut self.input, &mut self.line, self.blocks) {
             Ok(None) => self.done = true,
-            Ok(Some((mut r, short))) => {
+            Ok(Some((mut r, end))) => {
                 r.offset = offset;
-                self.pending.push_back(Ok(r));
-                if short {
-                    let p = self.problem(
-                        offset,
-                        ProblemKind::Truncated,
-                        "the file ends inside the record".into(),
-                    );
+                if let End::Overrun(at) = end {
+                    // Reading goes on at the record it swallowed.
+                    self.input.unread(&r.block[at..]);
+                    let p = self.overrun(offset, r.block.len() - at);
                     self.pending.push_back(Err(p));
+                    return Ok(());
+                }
+                self.pending.push_back(Ok(r));
+                match end {
+                    End::Whole | End::Overrun(_) => {}
+                    End::Short => {
+                        let p = self.problem(
+                            offset,
+                            ProblemKind::Truncated,
+                            "the file ends inside the record".into(),
+                        );
+                        self.pending.push_back(Err(p));
+                    }
+                    End::Early => {
+                        let p = self.early_end(offset);
+                        self.pending.push_back(Err(p));
+                    }
                 }
             }
             Err(detail) => {
@@ -1038,7 +1093,7 @@ fn read_record(
     r: &mut impl BufRead,
     line: &mut Vec<u8>,
     blocks: Option<fn(&str) -> bool>,
-) -> Result<Option<(Record, bool)>, String> {
+) -> Result<Option<(Record, End)>, String> {
     // Separators between records.
     loop {
         let head = r.fill_buf().map_err(|e| e.to_string())?;
@@ -1109,7 +1164,73 @@ fn read_record(
         record.block_truncated = true;
     }
     record.block_truncated |= short;
-    Ok(Some((record, short)))
+    let swallowed = (wanted && !record.block_truncated)
+        .then(|| memchr::memmem::find(&record.block, b"\r\n\r\nWARC/"))
+        .flatten();
+    let end = if short {
+        End::Short
+    } else if let Some(p) = swallowed {
+        End::Overrun(p + 4)
+    } else if ends_record(r).unwrap_or(true) {
+        // (An input that fails there fails again on the next read, which
+        // reports it; the record is whole as far as it can tell.)
+        End::Whole
+    } else {
+        // Its Content-Length is shorter than its block: the block is read
+        // as cut, its last line, which the length may cut, left out.
+        record.block_truncated = true;
+        End::Early
+    };
+    Ok(Some((record, end)))
+}
+
+/// The problem of a record of `file` at `offset` whose block holds the
+/// start of the next record, `into` bytes from its end.
+fn overrun(file: &str, offset: u64, into: usize) -> Problem {
+    let detail = format!(
+        "the record's Content-Length runs {into} bytes into the next \
+         record: the record is left out"
+    );
+    Problem {
+        file: file.to_string(),
+        offset,
+        kind: ProblemKind::Header,
+        detail,
+    }
+}
+
+/// How a record's block ended.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum End {
+    /// Where the record ends.
+    Whole,
+    /// The input ends inside it.
+    Short,
+    /// Before its record does: what follows is neither the line ends
+    /// that close a record nor the next record.
+    Early,
+    /// After its record: the block holds the start of the next record,
+    /// at this offset.
+    Overrun(usize),
+}
+
+/// Whether what follows a block is the end of its record: the line ends
+/// that close it (consumed), then the next record or the end of the
+/// input.
+fn ends_record(r: &mut impl BufRead) -> io::Result<bool> {
+    const NEXT: &[u8] = b"WARC/";
+    loop {
+        let buf = r.fill_buf()?;
+        let n = buf.iter().take_while(|b| b"\r\n".contains(b)).count();
+        if n == buf.len() && n > 0 {
+            r.consume(n);
+            continue;
+        }
+        r.consume(n);
+        let buf = r.fill_buf()?;
+        let k = buf.len().min(NEXT.len());
+        return Ok(buf[..k] == NEXT[..k]);
+    }
 }
 
 impl<R: BufRead + Seek> Reader<R> {
@@ -1454,6 +1575,71 @@ mod tests {
         let got = read(&gz(&short));
         assert_eq!(got[0], Ok((0, body.to_vec())), "{got:?}");
         assert_eq!(got[1], Err(ProblemKind::Truncated));
+    }
+
+    #[test]
+    fn content_lengths_that_miss_the_blocks_end() {
+        let length = |record: &mut Vec<u8>, from: &[u8], to: &[u8]| {
+            let at = record.windows(from.len()).position(|w| w == from);
+            let at = at.unwrap();
+            record.splice(at..at + from.len(), to.iter().copied());
+        };
+        let got = |data: &[u8]| -> Vec<_> {
+            Reader::new(data, "t")
+                .map(|r| {
+                    r.map(|r| (r.offset, r.block, r.block_truncated))
+                        .map_err(|p| (p.kind, p.offset))
+                })
+                .collect()
+        };
+        let whole = |o, b: &[u8]| Ok((o, b.to_vec(), false));
+        // Too long: the block takes in the next record's start. It is
+        // left out, and the record it swallowed is read.
+        let mut a = record("a", b"one");
+        length(&mut a, b"Length: 3\r", b"Length: 40\r");
+        let b = record("b", b"two, and more bytes than the rest");
+        let c = record("c", b"three");
+        let data = [a.clone(), b.clone(), c.clone()].concat();
+        let (at_b, at_c) = (a.len() as u64, (a.len() + b.len()) as u64);
+        assert_eq!(
+            got(&data),
+            [
+                Err((ProblemKind::Header, 0)),
+                whole(at_b, b"two, and more bytes than the rest"),
+                whole(at_c, b"three"),
+            ]
+        );
+        // The same in one gzip member.
+        assert_eq!(
+            got(&gz(&data))[..3],
+            [
+                Err((ProblemKind::Header, 0)),
+                whole(0, b"two, and more bytes than the rest"),
+                whole(0, b"three"),
+            ]
+        );
+        // Too short: the block is read as cut, and the rest is passed
+        // over to the next record.
+        let mut a = record("a", b"one\ntwo");
+        length(&mut a, b"Length: 7\r", b"Length: 5\r");
+        let data = [a.clone(), c.clone()].concat();
+        let got_plain = got(&data);
+        assert_eq!(got_plain[0], Ok((0, b"one\nt".to_vec(), true)));
+        assert_eq!(got_plain[1], Err((ProblemKind::Truncated, 0)));
+        assert_eq!(got_plain.last(), Some(&whole(a.len() as u64, b"three")));
+        let got_gz = got(&[gz(&a), gz(&c)].concat());
+        assert_eq!(got_gz[0], Ok((0, b"one\nt".to_vec(), true)));
+        assert_eq!(got_gz[1], Err((ProblemKind::Truncated, 0)));
+        assert_eq!(got_gz.last().map(|r| r.is_ok()), Some(true));
+        // Line ends alone after a block, or none before the next record:
+        // whole.
+        let mut bare = record("a", b"one");
+        bare.truncate(bare.len() - 4);
+        let data = [bare.clone(), c.clone()].concat();
+        assert_eq!(
+            got(&data),
+            [whole(0, b"one"), whole(bare.len() as u64, b"three")]
+        );
     }
 
     #[test]

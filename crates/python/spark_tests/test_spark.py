@@ -1,7 +1,8 @@
 """The Spark job (``robotrules.spark``) in local mode against the command
 line (``robotrules bulk run --partition-by crawl``) on the same generated
 WARC.gz files: two crawls, duplicates, redirect chains, gzip bodies,
-corrupt and truncated members, a missing file. Both outputs are read
+corrupt and truncated members, files of two crawls joined into one, a
+missing file. Both outputs are read
 back with Spark and compared row for row, column for column."""
 
 import functools
@@ -62,11 +63,20 @@ def inputs(tmp_path_factory):
         out = base / crawl
         subprocess.run([GENERATE, str(out), str(sites), str(n), crawl, str(seed)], check=True, capture_output=True)
         files.extend(sorted(out.glob("*.warc.gz")))
+    # A file of each crawl joined into one (`cat`): each capture keeps
+    # the crawl of the `warcinfo` record before it.
+    parts = []
+    for crawl, seed in [("CC-MAIN-2024-10", 21), ("CC-MAIN-2024-33", 23)]:
+        out = base / f"part-{seed}"
+        subprocess.run([GENERATE, str(out), "40", "1", crawl, str(seed)], check=True, capture_output=True)
+        parts.extend(sorted(out.glob("*.warc.gz")))
+    joined = base / "joined.warc.gz"
+    joined.write_bytes(b"".join(p.read_bytes() for p in parts))
     damage(files[0], 0.4, b"\x00garbage\xff" * 8)
     cut = files[-1].read_bytes()
     files[-1].write_bytes(cut[: len(cut) - 333])
     missing = base / "CC-MAIN-2024-10" / "missing.warc.gz"
-    return [str(f) for f in files] + [str(missing)]
+    return [str(f) for f in files] + [str(joined), str(missing)]
 
 
 def cli(args):
@@ -98,6 +108,11 @@ def test_rows_equal_the_command_line(spark, both):
     assert len(cli_rows) > 300
     for a, b in zip(cli_rows, spark_rows):
         assert a == b, (a["site"], {k: (a[k], b[k]) for k in a if a[k] != b[k]})
+    # One row per site and crawl; the joined file's rows keep their crawls.
+    keys = [(r["crawl"], r["url"]) for r in cli_rows]
+    assert len(set(keys)) == len(keys)
+    joined = {r["crawl"] for r in cli_rows if r["file"].endswith("joined.warc.gz")}
+    assert joined == {c for c, *_ in CRAWLS}
     # The data holds what makes the cross-file steps matter.
     assert {r["crawl"] for r in cli_rows} == {c for c, *_ in CRAWLS}
     assert any(r["hops"] > 0 and r["redirect_stop"] is None for r in cli_rows)

@@ -127,7 +127,8 @@ fn meta(m: Meta) -> MetaTuple {
 }
 
 /// Pass one over the file at `path` (source number `index`): every
-/// capture's metadata, the problems (named `name`), the file's crawl.
+/// capture's metadata, the problems (named `name`), the file's crawls
+/// where they begin (`(offset, ordinal, crawl)`, for `_bulk_rows`).
 #[pyfunction]
 #[pyo3(signature = (path, index, name, crawl=None))]
 fn _bulk_scan(
@@ -136,7 +137,7 @@ fn _bulk_scan(
     index: u32,
     name: String,
     crawl: Option<String>,
-) -> (Vec<MetaTuple>, Vec<ProblemTuple>, String) {
+) -> (Vec<MetaTuple>, Vec<ProblemTuple>, Vec<CrawlTuple>) {
     py.detach(|| {
         let source = capture::Source::of(path);
         let mut metas = Vec::new();
@@ -154,7 +155,11 @@ fn _bulk_scan(
                     }
                 },
             );
-        (metas, problems, last)
+        let crawls = last
+            .into_iter()
+            .map(|(pos, crawl)| (pos.offset, pos.ordinal, crawl))
+            .collect();
+        (metas, problems, crawls)
     })
 }
 
@@ -187,6 +192,9 @@ fn stop(s: &str) -> PyResult<&'static str> {
     })
 }
 
+/// Where a crawl's captures begin in a file: `(offset, ordinal, crawl)`.
+type CrawlTuple = (u64, u32, String);
+
 /// A site's redirect: `(crawl, url, hops, stop, final_url, status)`.
 type FollowedTuple =
     (String, String, i32, Option<String>, String, Option<u16>);
@@ -205,17 +213,18 @@ fn value<'py>(py: Python<'py>, v: Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-/// Pass two over the file at `path` (named `name`, of crawl `crawl`):
+/// Pass two over the file at `path` (named `name`; `crawls` from
+/// `_bulk_scan`):
 /// the rows of the captures `todo`, as tuples in the schema's order, and
 /// the problems.
 #[pyfunction]
-#[pyo3(signature = (path, name, crawl, todo, agents, catalogue_text=None, catalogue_json=false, lint=false))]
+#[pyo3(signature = (path, name, crawls, todo, agents, catalogue_text=None, catalogue_json=false, lint=false))]
 #[allow(clippy::too_many_arguments)]
 fn _bulk_rows<'py>(
     py: Python<'py>,
     path: PathBuf,
     name: String,
-    crawl: String,
+    crawls: Vec<CrawlTuple>,
     todo: Vec<TodoTuple>,
     agents: Vec<String>,
     catalogue_text: Option<String>,
@@ -251,7 +260,16 @@ fn _bulk_rows<'py>(
     }
     let (rows, problems) = py.detach(|| {
         let source = capture::Source::of(path);
-        dist::rows(&source, &name, &crawl, plan, &options)
+        let crawls: Vec<(Pos, String)> = crawls
+            .into_iter()
+            .map(|(offset, ordinal, crawl)| {
+                let mut pos = Pos::default();
+                pos.offset = offset;
+                pos.ordinal = ordinal;
+                (pos, crawl)
+            })
+            .collect();
+        dist::rows(&source, &name, &crawls, plan, &options)
     });
     let rows = rows
         .into_iter()

@@ -237,16 +237,16 @@ def _scan(crawl: Optional[str]):
         for index, path in items:
             try:
                 with _local_copy(path) as local:
-                    metas, problems, last = _native._bulk_scan(local, index, path, crawl)
+                    metas, problems, crawls = _native._bulk_scan(local, index, path, crawl)
             except OSError as e:
                 yield _problem(path, e)
-                yield ("f", (index, path, "", 0))
+                yield ("f", (index, path, [], 0))
                 continue
             for m in metas:
                 yield ("m", m)
             for p in problems:
                 yield ("p", p)
-            yield ("f", (index, path, last, len(metas)))
+            yield ("f", (index, path, crawls, len(metas)))
 
     return scan
 
@@ -279,9 +279,9 @@ def _land(item):
     return ("done", (meta[_SOURCE], (meta[_OFFSET], meta[_ORDINAL], count, followed)))
 
 
-def _evaluate(crawl, agents, text, json, lint):
+def _evaluate(agents, text, json, lint):
     def evaluate(items):
-        for _source, (entries, (path, file_crawl)) in items:
+        for _source, (entries, (path, crawls)) in items:
             todo = {}
             for offset, ordinal, count, followed in entries:
                 todo.setdefault((offset, ordinal), []).append((count, followed))
@@ -291,7 +291,7 @@ def _evaluate(crawl, agents, text, json, lint):
                     rows, problems = _native._bulk_rows(
                         local,
                         path,
-                        crawl if crawl is not None else file_crawl,
+                        crawls,
                         plan,
                         agents,
                         text,
@@ -402,7 +402,7 @@ def run(
         todo = sc.union(plan).groupByKey(n)
         out = hold(
             todo.join(files.map(lambda f: (f[0], (f[1], f[2]))), n).mapPartitions(
-                _evaluate(crawl, agents, text, json, lint)
+                _evaluate(agents, text, json, lint)
             )
         )
         rows = out.filter(lambda r: r[0] == "r").map(lambda r: r[1])
