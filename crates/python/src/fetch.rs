@@ -137,12 +137,19 @@ fn seconds(obj: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
 
 fn fetcher(
     user_agent: Option<String>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Fetcher> {
     let mut config = FetcherConfig::default();
     if let Some(ua) = user_agent {
         config = config.user_agent(ua);
     }
+    let timeout = match timeout.filter(|t| !t.is_none()) {
+        None => None,
+        Some(t) => Some(
+            t.extract::<f64>()
+                .map_err(|_| convert::type_error("timeout", "a number", t))?,
+        ),
+    };
     if let Some(t) = seconds(timeout, "timeout")? {
         config = config.timeout(t).connect_timeout(t);
     }
@@ -220,9 +227,10 @@ impl PyFetchResult {
     }
 
     /// What it means for crawlers: `"obey"` (a file was fetched: obey its
-    /// rules), `"allow-all"` (no robots.txt: a 4xx other than 429, or
-    /// too many redirects) or `"disallow-all"` (unreachable: 429, 5xx,
-    /// network failure). RFC 9309 §2.3.1.
+    /// rules), `"allow-all"` (no robots.txt: a 4xx other than 407 and
+    /// 429, or too many redirects) or `"disallow-all"` (unreachable: 407
+    /// (the crawler's own proxy), 429, 5xx, network failure). RFC 9309
+    /// §2.3.1.
     #[getter]
     fn access(&self) -> &'static str {
         access_name(self.access)
@@ -345,7 +353,7 @@ fn fetch(
     py: Python<'_>,
     url: &Bound<'_, PyAny>,
     user_agent: Option<&Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFetchResult> {
     let (_, authority) = site_url(url, "url")?;
     let user_agent = convert::opt_text(user_agent, "user_agent")?;
@@ -378,7 +386,7 @@ fn evaluate(
     let downloaded = match status {
         Some(s) if !s.is_none() => {
             let code: u16 = s.extract().map_err(|_| {
-                if s.extract::<i64>().is_ok() {
+                if s.is_instance_of::<pyo3::types::PyInt>() {
                     PyValueError::new_err(format!(
                         "status must be between 0 and 65535, not {s}"
                     ))
@@ -494,7 +502,7 @@ impl PyCache {
     #[pyo3(signature = (*, user_agent = None, timeout = None, max_entries = None))]
     fn new(
         user_agent: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
         max_entries: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCache> {
         let user_agent = convert::opt_text(user_agent, "user_agent")?;

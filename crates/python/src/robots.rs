@@ -157,7 +157,12 @@ impl PyRobots {
         let n = names.clone();
         let matcher =
             py.detach(move || robots.matcher_with(&slices(&n), options));
-        Ok(PyMatcher { matcher, agents: names, robots: self.clone_ref() })
+        Ok(PyMatcher {
+            matcher,
+            agents: names,
+            robots: self.clone_ref(),
+            options,
+        })
     }
 
     /// The crawler name that a full `User-Agent` header stands for in this
@@ -357,6 +362,8 @@ pub(crate) struct PyMatcher {
     pub(crate) matcher: robotrules::Matcher,
     pub(crate) agents: Vec<String>,
     pub(crate) robots: PyRobots,
+    /// The options it was made with, for the groups it reads.
+    pub(crate) options: MatchOptions,
 }
 
 #[pymethods]
@@ -434,7 +441,7 @@ impl PyMatcher {
     #[getter]
     fn visit_time(&self) -> Option<PyVisitTime> {
         let names = slices(&self.agents);
-        let selection = self.robots.robots.select(&names);
+        let selection = self.robots.robots.select_with(&names, self.options);
         let window = selection.groups().find_map(|g| g.visit_time());
         window.map(PyVisitTime::of)
     }

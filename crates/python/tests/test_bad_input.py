@@ -43,6 +43,8 @@ SURROGATE = "/private/\ud800"
     (lambda: robotrules.policy.evaluate("https://e.com/", 200, 5), "headers"),
     (lambda: robotrules.policy.evaluate(None, 200), "url"),
     (lambda: robotrules.RobotsCache(max_entries=1.5), "max_entries"),
+    (lambda: robotrules.RobotsCache(timeout="5"), "timeout"),
+    (lambda: robotrules.policy.fetch("https://e.com/", timeout=[1]), "timeout"),
     (lambda: ROBOTS.line("1"), "number"),
 ])
 def test_wrong_types(call, name):
@@ -62,6 +64,10 @@ def test_wrong_types(call, name):
     (lambda: robotrules.policy.evaluate("/robots.txt", 200), "url"),
     (lambda: robotrules.policy.evaluate("mailto:a@b.c", 200), "url"),
     (lambda: robotrules.policy.evaluate("https://e.com/", 70000), "status"),
+    (lambda: robotrules.policy.evaluate("https://e.com/", 2**70), "status"),
+    (lambda: robotrules.RobotFileParser("https://e.com/robots.txt").can_fetch("\udcff", "/"), "useragent"),
+    (lambda: robotrules.Protego.parse("").can_fetch("/", "\ud800Bot"), "user_agent"),
+    (lambda: robotrules.scrapy.RobotRulesParser(b"", None).allowed("/", "\ud800"), "user_agent"),
     (lambda: robotrules.policy.robots_url("example.com/robots.txt"), "url"),
     (lambda: robotrules.policy.fetch("no scheme"), "url"),
     (lambda: robotrules.policy.fetch("https://e.com/", timeout=-1), "timeout"),

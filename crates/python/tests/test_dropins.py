@@ -270,3 +270,58 @@ def test_full_user_agents_name_the_crawler_not_their_words():
         assert check("https://example.com/a", mine)
         assert not check("https://example.com/private/a", mine)
         assert not check("https://example.com/private/a", scrapy)
+
+
+def test_user_agents_of_one_crawler_share_its_matcher():
+    # A spider that rotates its User-Agent (versions, browser strings)
+    # gets one matcher per crawler name, not one per header.
+    body = b"User-agent: MyBot\nDisallow: /mine\n\nUser-agent: *\nDisallow: /private\n"
+    parser = robotrules.scrapy.RobotRulesParser(body, None)
+    protego = robotrules.Protego.parse(body.decode())
+    urllib_like = robotrules.RobotFileParser()
+    urllib_like.parse(body.decode().splitlines())
+    for matchers in (parser._matchers, protego._matchers, urllib_like._matchers):
+        mine = {id(matchers.get(f"Mozilla/5.0 (compatible; MyBot/1.{v})")) for v in range(50)}
+        assert len(mine) == 1
+        other = {id(matchers.get(f"Mozilla/5.0 (X11; Linux) Chrome/120.0.{v} Safari/537.36")) for v in range(50)}
+        assert len(other) == 1
+    assert not parser.allowed("https://example.com/mine", "Mozilla/5.0 (compatible; MyBot/1.7)")
+    assert not parser.allowed("https://example.com/private", "Mozilla/5.0 (X11; Linux) Chrome/120.0.9 Safari/537.36")
+
+
+def test_the_urllib_dropin_reads_file_urls(tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_bytes(BODY.encode())
+    rp = robotrules.RobotFileParser(path.as_uri())
+    rp.read()
+    assert rp.robots is not None and rp.mtime() > 0
+    assert not rp.can_fetch("AnyBot", "https://example.com/private")
+    assert rp.can_fetch("AnyBot", "https://example.com/private/ok")
+    assert rp.site_maps() == ["https://example.com/a.xml", "https://example.com/b.xml"]
+    # A missing file raises, as urllib's read() does.
+    missing = robotrules.RobotFileParser((tmp_path / "none.txt").as_uri())
+    with pytest.raises(OSError):
+        missing.read()
+    with pytest.raises(OSError):
+        urllib.robotparser.RobotFileParser((tmp_path / "none.txt").as_uri()).read()
+
+
+def test_protego_passes_over_empty_sitemap_lines():
+    rp = robotrules.Protego.parse("Sitemap:\nSitemap: https://example.com/s.xml\n")
+    assert list(rp.sitemaps) == ["https://example.com/s.xml"]
+
+
+def test_scrapy_parser_str_body_with_escaped_bytes(caplog):
+    from robotrules.scrapy import RobotRulesParser
+
+    raw = b"User-agent: *\nDisallow: /caf\xe9\nDisallow: /private\n"
+    text = raw.decode("utf-8", "surrogateescape")
+    with caplog.at_level(logging.WARNING, logger="robotrules.scrapy"):
+        rp = RobotRulesParser(text, None)
+    assert caplog.records
+    # The bytes come back: every rule is obeyed, as for the bytes.
+    assert not rp.allowed("https://example.com/private", "AnyBot")
+    assert not rp.allowed("https://example.com/caf%E9", "AnyBot")
+    # Other lone surrogates are replaced; the other rules still stand.
+    rp = RobotRulesParser("User-agent: *\nDisallow: /\ud800x\nDisallow: /private\n", None)
+    assert not rp.allowed("https://example.com/private", "AnyBot")

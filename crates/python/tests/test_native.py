@@ -93,7 +93,10 @@ def test_matcher_properties(robots):
     assert m.coverage() == ("partial", m.coverage()[1], m.coverage()[2])
     assert robots.matcher("MyBot").is_named
     assert robots.matcher("MyBot").crawl_delay is None
-    assert robots.matcher("AnyBot", ignore_global=True).is_allowed("/private")
+    alone = robots.matcher("AnyBot", ignore_global=True)
+    assert alone.is_allowed("/private")
+    # Its extensions are of the groups it reads: none.
+    assert (alone.crawl_delay, alone.request_rate, alone.visit_time) == (None, None, None)
     koster = robots.matcher("AnyBot", semantics="first-match-1996")
     assert not koster.is_allowed("/private/ok")  # the first match decides
     everything = robotrules.Robots.parse(b"user-agent: *\ndisallow: /\n")

@@ -12,6 +12,14 @@ def text(value, name):
     """``value`` as ``str``: ``bytes`` are decoded as UTF-8 (invalid bytes
     replaced, as a header value or URL from the wire may hold them)."""
     if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"{name} is not valid Unicode (it has a lone surrogate), "
+                    "so it has no UTF-8 bytes to match"
+                ) from None
         return value
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
@@ -28,27 +36,39 @@ class Matchers:
     used as given, as the reference does.
     """
 
-    __slots__ = ("robots", "_cache", "_lock")
+    __slots__ = ("robots", "_cache", "_names", "_lock")
 
     def __init__(self, robots: Robots):
         self.robots = robots
+        # Matchers by the name they are built for, and the name of each
+        # User-Agent value seen: a crawler whose header changes (a version,
+        # a rotated browser string) shares its token's matcher.
         self._cache = {}
+        self._names = {}
         self._lock = threading.Lock()
 
     def agent(self, user_agent: str) -> str:
         if "/" not in user_agent:
             return user_agent
-        token = self.robots.agent_for(user_agent)
-        return token if token else user_agent
+        name = self._names.get(user_agent)
+        if name is None:
+            token = self.robots.agent_for(user_agent)
+            name = token if token else user_agent
+            with self._lock:
+                if len(self._names) > 4096:
+                    self._names.clear()
+                self._names[user_agent] = name
+        return name
 
     def get(self, user_agent):
-        matcher = self._cache.get(user_agent)
+        name = self.agent(user_agent)
+        matcher = self._cache.get(name)
         if matcher is None:
-            matcher = self.robots.matcher(self.agent(user_agent))
+            matcher = self.robots.matcher(name)
             with self._lock:
                 if len(self._cache) > 1024:
                     self._cache.clear()
-                self._cache[user_agent] = matcher
+                self._cache[name] = matcher
         return matcher
 
     def is_allowed(self, user_agent, url) -> bool:

@@ -109,7 +109,8 @@ class Protego:
     @property
     def sitemaps(self) -> Iterator[str]:
         """An iterator over the ``sitemap`` URLs."""
-        return iter([s.url for s in self._robots.sitemaps])
+        # Protego passes over a `sitemap` line with no URL.
+        return iter([s.url for s in self._robots.sitemaps if s.url])
 
     @property
     def preferred_host(self) -> Optional[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import urllib.parse
+import urllib.request
 from typing import Iterable, Optional, Union
 from urllib.robotparser import RequestRate
 
@@ -24,13 +25,16 @@ def _delay(seconds):
 class RobotFileParser:
     """A drop-in for ``urllib.robotparser.RobotFileParser``.
 
-    Same methods and attributes; the answers are those of Google's
-    reference parser: the longest matching rule wins, ``*`` and ``$``
-    work, groups for the same crawler merge. ``read()`` follows RFC 9309:
-    401 and 403 mean "no robots.txt" (allow all) like other 4xx, while
-    429, 5xx and network failures mean "disallow all" (urllib allows all,
-    raises, or refuses everything until a later read). The crawler name may be a product token or a full
-    ``User-Agent`` value.
+    Same methods, and urllib's attributes ``url``, ``host``, ``path``,
+    ``last_checked``, ``disallow_all``, ``allow_all`` and ``sitemaps``
+    (urllib's parsed ``entries`` are not kept: ``robots`` is the parsed
+    file). The answers are those of Google's reference parser: the
+    longest matching rule wins, ``*`` and ``$`` work, groups for the same
+    crawler merge. ``read()`` follows RFC 9309: 401 and 403 mean "no
+    robots.txt" (allow all) like other 4xx, while 429, 5xx and network
+    failures mean "disallow all" (urllib allows all, raises, or refuses
+    everything until a later read). The crawler name may be a product
+    token or a full ``User-Agent`` value.
     """
 
     def __init__(self, url: str = "") -> None:
@@ -63,7 +67,17 @@ class RobotFileParser:
         redirects are followed, a 4xx (401 and 403 included) allows all,
         and 429, 5xx or a network failure disallows all. Blocks without
         holding the GIL; does not raise for a failed fetch.
+
+        A ``file:`` URL is read from disk, as urllib reads it (an error
+        reading it raises, as in urllib).
         """
+        if urllib.parse.urlsplit(self.url).scheme.lower() == "file":
+            with urllib.request.urlopen(self.url) as f:
+                body = f.read()
+            self.disallow_all = self.allow_all = False
+            self._set(Robots.parse(body))
+            self.modified()
+            return
         result = fetch(self.url)
         self.disallow_all = result.access == "disallow-all"
         self.allow_all = result.access == "allow-all"
@@ -97,6 +111,14 @@ class RobotFileParser:
                 )
         self.modified()
         self._set(Robots.parse(body))
+
+    @property
+    def robots(self) -> Optional[Robots]:
+        """The parsed robots.txt, or None before ``read()`` or ``parse()``
+        gave one (a later ``read()`` that gets no file keeps it, as urllib
+        keeps its entries; ``allow_all`` or ``disallow_all`` then
+        decide)."""
+        return self._robots
 
     def _set(self, robots):
         self._robots = robots

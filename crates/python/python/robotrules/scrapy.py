@@ -58,13 +58,18 @@ class RobotRulesParser(_Base):
             try:
                 robotstxt_body.encode("utf-8")
             except UnicodeEncodeError:
+                # Lone surrogates: bytes decoded with ``surrogateescape``
+                # get their bytes back; any others are replaced.
                 logger.warning(
-                    "robots.txt could not be encoded as UTF-8, treating it "
-                    "as an empty file",
+                    "robots.txt is not valid Unicode: its undecodable bytes "
+                    "are matched as they were",
                     exc_info=True,
                     extra={"spider": spider},
                 )
-                robotstxt_body = b""
+                try:
+                    robotstxt_body = robotstxt_body.encode("utf-8", "surrogateescape")
+                except UnicodeEncodeError:
+                    robotstxt_body = robotstxt_body.encode("utf-8", "replace")
         else:
             raise TypeError(
                 "robotstxt_body must be bytes or str, not "
