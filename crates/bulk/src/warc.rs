@@ -1164,8 +1164,12 @@ fn read_record(
         record.block_truncated = true;
     }
     record.block_truncated |= short;
+    static NEXT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| {
+            memchr::memmem::Finder::new("\r\n\r\nWARC/")
+        });
     let swallowed = (wanted && !record.block_truncated)
-        .then(|| memchr::memmem::find(&record.block, b"\r\n\r\nWARC/"))
+        .then(|| NEXT.find(&record.block))
         .flatten();
     let end = if short {
         End::Short
