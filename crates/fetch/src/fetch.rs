@@ -170,16 +170,17 @@ impl Response {
 
     /// Adds a header; only `Cache-Control`, `Age`, `Retry-After` and
     /// `Location` are kept (names compare without regard to ASCII case).
+    /// Every `Cache-Control` counts; of several of the others, the first
+    /// (RFC 9111 §5.1 for `Age`; the others are single values too).
     pub fn header(mut self, name: &str, value: &str) -> Response {
         if name.eq_ignore_ascii_case("cache-control") {
             self.cache_control.push(value.to_string());
         } else if name.eq_ignore_ascii_case("retry-after") {
-            self.retry_after = Some(value.to_string());
+            self.retry_after.get_or_insert_with(|| value.to_string());
         } else if name.eq_ignore_ascii_case("age") {
-            // Of several, the first counts (RFC 9111 §5.1).
             self.age.get_or_insert_with(|| value.to_string());
         } else if name.eq_ignore_ascii_case("location") {
-            self.location = Some(value.to_string());
+            self.location.get_or_insert_with(|| value.to_string());
         }
         self
     }
@@ -413,7 +414,9 @@ impl FetcherConfig {
         self
     }
 
-    /// How many redirects are followed (default 5).
+    /// How many redirects are followed (default 5). RFC 9309 recommends
+    /// at least five: with fewer, a redirect past the limit leaves the
+    /// file unknown (unreachable), not "too many redirects" (allowed).
     pub fn max_redirects(mut self, redirects: usize) -> Self {
         self.max_redirects = redirects;
         self
@@ -544,9 +547,10 @@ impl Fetcher {
             }
             let mut out = Response::new(status, Vec::new());
             for (name, value) in headers {
-                if let Ok(value) = value.to_str() {
-                    out = out.header(name.as_str(), value);
-                }
+                // Bytes past ASCII (an extension's value) do not hide the
+                // directives beside them.
+                let value = String::from_utf8_lossy(value.as_bytes());
+                out = out.header(name.as_str(), &value);
             }
             out.location = location;
             if policy::classify_http(status) == policy::StatusClass::Success {

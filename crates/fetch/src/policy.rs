@@ -623,7 +623,7 @@ pub fn outcome(scheme: &str, response: &Response) -> Outcome {
         StatusClass::Success => {
             Outcome::Available(Arc::new(Robots::parse(&response.body)))
         }
-        StatusClass::Redirect => stopped_redirect(response).outcome(),
+        StatusClass::Redirect => stopped_redirect(response),
         StatusClass::Unavailable => {
             Outcome::Unavailable(Unavailable::Status(status))
         }
@@ -633,26 +633,39 @@ pub fn outcome(scheme: &str, response: &Response) -> Outcome {
     }
 }
 
-/// Why a downloader ended on a 3xx: its target was visited already, it
-/// had none, it was not `http(s)`, or (otherwise) the downloader's limit.
-fn stopped_redirect(response: &Response) -> Stop {
-    let Some(last) = response.hops.last() else { return Stop::TooMany };
-    let Ok(current) = Url::parse(&last.url) else { return Stop::NoLocation };
+/// What a downloader that ended on a 3xx got: its target was visited
+/// already, it had none, it was not `http(s)`, or the downloader stopped
+/// after [`MAX_REDIRECTS`] redirects; a redirect it stopped at before
+/// (one it did not follow) leaves the file unknown: unreachable.
+fn stopped_redirect(response: &Response) -> Outcome {
+    let not_followed = |to: &str| {
+        Outcome::Unreachable(Unreachable::Broken(format!(
+            "a redirect{to} that was not followed"
+        )))
+    };
+    let Some(last) = response.hops.last() else { return not_followed("") };
+    let Ok(current) = Url::parse(&last.url) else {
+        return Stop::NoLocation.outcome();
+    };
     let Some(next) = usable(response.location.as_deref())
         .and_then(|l| current.join(l).ok())
     else {
-        return Stop::NoLocation;
+        return Stop::NoLocation.outcome();
     };
+    // The requests made, the first one's and a redirect's each.
+    let followed = response.hops.len() - 1;
     if response
         .hops
         .iter()
         .any(|h| Url::parse(&h.url).ok() == Some(next.clone()))
     {
-        Stop::Loop
+        Stop::Loop.outcome()
     } else if !matches!(next.scheme(), "http" | "https") {
-        Stop::Scheme(next.to_string())
+        Stop::Scheme(next.to_string()).outcome()
+    } else if followed < MAX_REDIRECTS {
+        not_followed(&format!(" to {next}"))
     } else {
-        Stop::TooMany
+        Stop::TooMany.outcome()
     }
 }
 
@@ -860,6 +873,10 @@ pub struct State {
     failure: Option<Outcome>,
     expires: Option<SystemTime>,
     unreachable_since: Option<SystemTime>,
+    /// When the last fetch was made, and when it last failed to reach
+    /// the site.
+    fetched: Option<SystemTime>,
+    failed: Option<SystemTime>,
     bytes: usize,
 }
 
@@ -892,8 +909,11 @@ impl State {
 
     /// Returns true if and only if the state may be used at `now` without
     /// fetching again.
+    /// A clock set back before the fetch ends its freshness: the state
+    /// is never used for longer than its lifetime.
     pub fn is_fresh(&self, now: SystemTime) -> bool {
         self.expires.is_some_and(|t| now < t)
+            && self.fetched.is_none_or(|f| f <= now)
     }
 
     /// When the state expires, if anything was recorded.
@@ -909,15 +929,19 @@ impl State {
     /// Records a fetch made at `now`.
     pub fn record(&mut self, fetch: &Fetch, now: SystemTime, timing: &Timing) {
         let cc = fetch.cache_control;
+        let previous_retry = self.expires;
+        self.fetched = Some(now);
         match &fetch.outcome {
             Outcome::Available(robots) => {
                 self.robots = Some(robots.clone());
-                // `no-store`: use it for this request only, keep nothing.
+                // `no-store`: use it for this request only, keep no copy
+                // for later (its bytes count while it is held).
                 self.last_good =
                     if cc.no_store { None } else { Some(robots.clone()) };
                 self.failure = None;
                 self.unreachable_since = None;
-                self.bytes = if cc.no_store { 0 } else { fetch.bytes_read };
+                self.failed = None;
+                self.bytes = fetch.bytes_read;
                 self.expires =
                     Some(saturating_add(now, lifetime(&cc, timing.lifetime)));
             }
@@ -926,6 +950,7 @@ impl State {
                 self.last_good = None;
                 self.failure = Some(fetch.outcome.clone());
                 self.unreachable_since = None;
+                self.failed = None;
                 self.bytes = 0;
                 self.expires =
                     Some(saturating_add(now, lifetime(&cc, timing.lifetime)));
@@ -933,7 +958,18 @@ impl State {
             Outcome::Unreachable(reason) => {
                 self.robots = None;
                 self.failure = Some(fetch.outcome.clone());
-                self.unreachable_since.get_or_insert(now);
+                // Unreachable since the first of a run of failures, each
+                // tried again within a lifetime of when the one before
+                // allowed: a site not asked about for longer may have been
+                // up meanwhile, and its run starts again.
+                let continued = self.failed.is_some()
+                    && previous_retry.is_some_and(|due| {
+                        now <= saturating_add(due, timing.lifetime)
+                    });
+                if !continued {
+                    self.unreachable_since = Some(now);
+                }
+                self.failed = Some(now);
                 self.expires =
                     Some(timing.retry_at(reason, fetch.retry_after, now));
             }
@@ -1229,7 +1265,9 @@ mod tests {
         let ftp = Authority::of("ftp://h/").unwrap();
         let f = Fetch::new(&ftp, Ok(Response::new(550, vec![])));
         assert_eq!(access(&f.outcome), Access::AllowAll);
-        // A downloader that stopped on a 3xx: a loop, or its limit.
+        // A downloader that stopped on a 3xx: a loop, its limit of five
+        // redirects, or short of it (a redirect it did not follow: the
+        // file is unknown).
         let looped = Response::new(302, vec![])
             .header("Location", "/robots.txt")
             .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
@@ -1237,13 +1275,29 @@ mod tests {
             fetch(looped).outcome,
             Outcome::Unavailable(Unavailable::RedirectLoop)
         ));
+        let hops = |n: usize| {
+            (0..n)
+                .map(|i| Hop::new(format!("http://h/{i}"), Some(302)))
+                .collect::<Vec<_>>()
+        };
         let limit = Response::new(302, vec![])
             .header("location", "/next")
-            .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
+            .hops(hops(MAX_REDIRECTS + 1));
         assert!(matches!(
             fetch(limit).outcome,
             Outcome::Unavailable(Unavailable::TooManyRedirects)
         ));
+        for n in [0, 1, MAX_REDIRECTS] {
+            let short = Response::new(302, vec![])
+                .header("location", "https://www.h/robots.txt")
+                .hops(hops(n));
+            match fetch(short).outcome {
+                Outcome::Unreachable(Unreachable::Broken(why)) => {
+                    assert!(why.contains("not followed"), "{n} {why}")
+                }
+                other => panic!("{n} {other:?}"),
+            }
+        }
         assert!(matches!(
             fetch(Response::new(301, vec![])).outcome,
             Outcome::Unreachable(Unreachable::Broken(_))
@@ -1346,8 +1400,12 @@ mod tests {
         assert!(s.is_fresh(at(59)) && !s.is_fresh(at(60)));
         let s = state_after(&[(0, ok().header("cache-control", "no-store"))]);
         assert!(!s.is_fresh(at(0)));
-        assert_eq!(s.bytes(), 0);
+        // Held until the next fetch, so counted.
+        assert_eq!(s.bytes(), ok().body.len());
         assert!(!State::new().is_fresh(at(0)));
+        // A clock set back before the fetch: not fresh.
+        let s = state_after(&[(1_000, ok())]);
+        assert!(s.is_fresh(at(1_000)) && !s.is_fresh(at(999)));
     }
 
     #[test]
@@ -1512,13 +1570,31 @@ mod tests {
             s.standing(at(29 * day), &t),
             Standing::Fixed { allowed: false, .. }
         ));
-        let s = state_after(&[(0, down()), (31 * day, down())]);
+        // Tried again every hour for 31 days: unreachable all along.
+        let hourly: Vec<(u64, Response)> =
+            (0..=31 * 24).map(|h| (h * 3_600, down())).collect();
+        let s = state_after(&hourly);
         match s.standing(at(31 * day), &t) {
             Standing::Fixed { allowed: true, reason } => {
                 assert_eq!(reason, Reason::UnreachableTooLong)
             }
             other => panic!("{other:?}"),
         }
+        // Two failures 31 days apart say nothing of the days between.
+        let s = state_after(&[(0, down()), (31 * day, down())]);
+        assert!(matches!(
+            s.standing(at(31 * day), &t),
+            Standing::Fixed { allowed: false, .. }
+        ));
+        // Nor does a gap in a run: it starts again.
+        let mut gap: Vec<(u64, Response)> =
+            (0..=20 * 24).map(|h| (h * 3_600, down())).collect();
+        gap.extend((25 * 24..=35 * 24).map(|h| (h * 3_600, down())));
+        let s = state_after(&gap);
+        assert!(matches!(
+            s.standing(at(35 * day), &t),
+            Standing::Fixed { allowed: false, .. }
+        ));
         // A 404 drops the copy: a later failure has none to fall back on.
         let s = state_after(&[
             (0, ok()),

@@ -533,19 +533,46 @@ async fn unreachable_disallows_then_thirty_days_allow() {
     assert!(!cache.is_allowed(&["a"], &url).await.unwrap().allowed);
     assert_eq!(script.hits.load(Ordering::SeqCst), 2);
     script.status.store(500, Ordering::SeqCst);
-    clock.advance(Duration::from_secs(29 * 24 * 3600));
+    // Asked about twice a day: each failure follows the one before within
+    // a day of its retry time, so the site has been down all along.
+    let half_day = Duration::from_secs(12 * 3600);
+    for _ in 0..29 * 2 {
+        clock.advance(half_day);
+        let v = cache.is_allowed(&["a"], &url).await.unwrap();
+        assert!(!v.allowed, "under 30 days: still disallowed");
+    }
     let v = cache.is_allowed(&["a"], &url).await.unwrap();
-    assert!(!v.allowed, "29 days: still disallowed");
     match &v.reason {
         Reason::Unreachable { until, .. } => {
-            assert_eq!(*until, clock_now(&clock) + Duration::from_secs(3600))
+            assert_eq!(*until, clock_now(&clock) + HOUR)
         }
         other => panic!("{other:?}"),
     }
-    clock.advance(Duration::from_secs(2 * 24 * 3600));
+    for _ in 0..2 * 2 {
+        clock.advance(half_day);
+        cache.is_allowed(&["a"], &url).await.unwrap();
+    }
     let v = cache.is_allowed(&["a"], &url).await.unwrap();
     assert!(v.allowed, "over 30 days unreachable with no copy: allowed");
     assert_eq!(v.reason, Reason::UnreachableTooLong);
+}
+
+const HOUR: Duration = Duration::from_secs(3600);
+
+#[tokio::test]
+async fn unreachable_runs_start_again_after_a_silence() {
+    // Two failures 31 days apart, and nothing asked between: the site may
+    // have been up meanwhile, so its rules are not given up on.
+    let (addr, script) = counting(&[]).await;
+    script.status.store(500, Ordering::SeqCst);
+    let clock = Arc::new(ManualClock::new(UNIX_EPOCH));
+    let cache = cache_with(&clock);
+    let url = format!("http://{addr}/anything");
+    assert!(!cache.is_allowed(&["a"], &url).await.unwrap().allowed);
+    clock.advance(Duration::from_secs(31 * 24 * 3600));
+    let v = cache.is_allowed(&["a"], &url).await.unwrap();
+    assert!(!v.allowed, "{:?}", v.reason);
+    assert_eq!(script.hits.load(Ordering::SeqCst), 2);
 }
 
 fn clock_now(clock: &ManualClock) -> std::time::SystemTime {
