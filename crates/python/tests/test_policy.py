@@ -40,6 +40,19 @@ def test_evaluate_status_classes(status, access):
     assert result.is_allowed("MyBot", "https://example.com/robots.txt")
 
 
+def test_evaluate_an_unfollowed_redirect_is_unreachable():
+    # A client that does not follow redirects (httpx by default) hands
+    # over the 3xx: the file is unknown, never "too many redirects".
+    for status, location in [(301, "https://www.example.com/robots.txt"), (302, "/new/robots.txt")]:
+        result = policy.evaluate("https://example.com/", status, {"Location": location}, b"")
+        assert result.access == "disallow-all", (status, result.outcome)
+        assert "not followed" in result.outcome
+        assert not result.is_allowed("AnyBot", "https://example.com/x")
+    # A redirect to itself is a loop: as a 404 (Google).
+    looped = policy.evaluate("https://example.com/", 302, {"Location": "/robots.txt"}, b"")
+    assert (looped.access, looped.outcome) == ("allow-all", "unavailable (redirect loop)")
+
+
 def test_evaluate_lifetimes():
     fresh = policy.evaluate("https://e.com/", 200, [("Cache-Control", "max-age=60")], RULES)
     assert fresh.lifetime == 60
