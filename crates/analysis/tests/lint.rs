@@ -51,6 +51,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT207", b("User-agent: *\nDisallow: /\n"), 2, b("User-agent: *\nDisallow: /admin/\n")),
         ("RT208", b("User-agent: *\nDisallow: /*.js$\n"), 2, b("User-agent: *\nDisallow: /*.pdf$\n")),
         ("RT209", b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/private/sitemap.xml\n"), 3, b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n")),
+        ("RT210", b("User-agent: Bingbot\nCrawl-delay: 5\n\nUser-agent: GPTBot\nDisallow: /\n"), 4, b("User-agent: Bingbot\nCrawl-delay: 5\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n")),
     ]
 }
 
@@ -74,7 +75,7 @@ fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
 #[test]
 fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
     let cases = cases();
-    assert_eq!(cases.len(), 28);
+    assert_eq!(cases.len(), 29);
     for (code, bad, line, good) in cases {
         let found = codes(&bad);
         assert!(
@@ -270,4 +271,131 @@ fn rt005_error_pages() {
     let found =
         lint(b"User-agent: *\nDisallow: /a\n<!-- cached by a plugin -->\n");
     assert!(!found.iter().any(|d| d.code == Code::Html));
+}
+
+#[test]
+fn rt207_not_when_allows_open_everything() {
+    let found =
+        lint(b"User-Agent: *\nAllow: /\n\nUser-Agent: *\nDisallow: /\n");
+    assert!(!found.iter().any(|d| d.code == Code::DisallowAll), "{found:?}");
+}
+
+#[test]
+fn rt208_only_for_the_groups_googlebot_reads() {
+    let flagged = |body: &str| {
+        lint(body.as_bytes())
+            .iter()
+            .filter(|d| d.code == Code::AssetsBlocked)
+            .map(|d| d.line)
+            .collect::<Vec<_>>()
+    };
+    // A group for another crawler: Google's rendering is not at stake.
+    assert_eq!(
+        flagged("User-agent: YisouSpider\nDisallow: /*.js$\n"),
+        Vec::<u32>::new()
+    );
+    // Googlebot has a group of its own that allows scripts: the `*`
+    // group's disallow does not bind it.
+    assert_eq!(
+        flagged("User-agent: *\nDisallow: /wp-includes/\n\nUser-agent: Googlebot\nAllow: /*.js\nAllow: /*.css\nDisallow: /private\n"),
+        Vec::<u32>::new()
+    );
+    // Its merged groups count together.
+    assert_eq!(
+        flagged("User-agent: Googlebot\nDisallow: /wp-includes/\n\nUser-agent: googlebot\nAllow: /wp-includes/*.js\nAllow: /wp-includes/*.css\n"),
+        Vec::<u32>::new()
+    );
+    assert_eq!(flagged("User-agent: Googlebot\nDisallow: /*.css$\n"), [2]);
+    assert_eq!(flagged("User-agent: *\nDisallow: /*.css$\n"), [2]);
+}
+
+#[test]
+fn rt105_help_keeps_crawlers_names() {
+    let help = |body: &[u8]| {
+        lint(body)
+            .into_iter()
+            .find(|d| d.code == Code::BadUserAgent)
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    // A version or comment after the name: write the name.
+    assert_eq!(
+        help(b"User-agent: Googlebot/2.1\nDisallow: /x\n"),
+        "write `Googlebot`"
+    );
+    // A name that goes on: cutting it would not help its crawler.
+    for name in ["MJ12bot", "archive.org_bot", "W3C-checklink", "Mail.RU_Bot"]
+    {
+        let h = help(format!("User-agent: {name}\nDisallow: /x\n").as_bytes());
+        assert!(!h.starts_with("write"), "{name}: {h}");
+        assert!(h.contains(name), "{name}: {h}");
+    }
+    // A list: a line each.
+    assert_eq!(
+        help(b"User-agent: Googlebot, Bingbot\nDisallow: /x\n"),
+        "write one `user-agent` line per crawler"
+    );
+    // No name the reference reads: never the advice to write `*`.
+    let h = help(b"User-agent: 360Spider\nDisallow: /\n");
+    assert!(!h.contains("write `*`"), "{h}");
+}
+
+#[test]
+fn rt204_reads_names_as_the_reference_does() {
+    let messages = |body: &[u8]| {
+        lint(body)
+            .into_iter()
+            .filter(|d| d.code == Code::GlobalRulesDropped)
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    // A line whose name the reference reads as empty binds no one out of
+    // the `*` groups.
+    assert!(messages(b"User-agent: *\nDisallow: /\n\nUser-agent: 360Spider\nDisallow: /tmp\n").is_empty());
+    // Names as the reference reads them: `Googlebot` of `Googlebot, Bingbot`.
+    let m = messages(b"User-agent: *\nDisallow: /p\n\nUser-agent: Googlebot, Bingbot\nDisallow: /tmp\n");
+    assert_eq!(m.len(), 1);
+    assert!(
+        m[0].contains("to Googlebot:") && !m[0].contains("Bingbot"),
+        "{}",
+        m[0]
+    );
+}
+
+#[test]
+fn rt210_user_agent_lines_apart_in_one_group() {
+    let found = |body: &str| {
+        lint(body.as_bytes())
+            .into_iter()
+            .filter(|d| d.code == Code::MergedGroups)
+            .map(|d| (d.line, d.message, d.related))
+            .collect::<Vec<_>>()
+    };
+    // Crawl-delay lines, then the next crawler's `Disallow: /`.
+    let got = found("User-agent: msnbot\nCrawl-delay: 1\n\nUser-agent: Bingbot\nCrawl-delay: 1\n\nUser-agent: GPTBot\nDisallow: /\n");
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (line, message, related) = &got[0];
+    assert_eq!((*line, related.as_slice()), (7, &[1, 4][..]), "{message}");
+    assert!(
+        message.contains("(msnbot, Bingbot)")
+            && message.contains("`Disallow: /`"),
+        "{message}"
+    );
+    // A blank line alone parts them too.
+    assert_eq!(
+        found("User-agent: Googlebot\n\nUser-agent: *\nDisallow: /\n").len(),
+        1
+    );
+    // Lines together, or a comment between: one group meant.
+    assert!(found("User-agent: a\nUser-agent: b\nDisallow: /\n").is_empty());
+    assert!(found("User-agent: a\n# and b\nUser-agent: b\nDisallow: /\n")
+        .is_empty());
+    // A blank line before the rules, and groups each with rules.
+    assert!(found("User-agent: a\nUser-agent: b\n\nDisallow: /\n").is_empty());
+    assert!(found(
+        "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /\n"
+    )
+    .is_empty());
+    // No rules after: RT202's, not this.
+    assert!(found("User-agent: a\n\nUser-agent: b\n").is_empty());
 }

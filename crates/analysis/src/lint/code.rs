@@ -72,6 +72,8 @@ pub enum Code {
     AssetsBlocked,
     /// RT209 `sitemap-disallowed` (warning): a sitemap URL that the file itself disallows.
     SitemapDisallowed,
+    /// RT210 `merged-groups` (warning): `user-agent` lines apart (a blank line or another directive between) that make one group: the crawlers named first get the rules after.
+    MergedGroups,
 }
 
 impl Code {
@@ -106,6 +108,7 @@ impl Code {
         Code::DisallowAll,
         Code::AssetsBlocked,
         Code::SitemapDisallowed,
+        Code::MergedGroups,
     ];
 
     /// The stable identifier, such as `"RT106"`.
@@ -140,6 +143,7 @@ impl Code {
             Code::DisallowAll => "RT207",
             Code::AssetsBlocked => "RT208",
             Code::SitemapDisallowed => "RT209",
+            Code::MergedGroups => "RT210",
         }
     }
 
@@ -175,6 +179,7 @@ impl Code {
             Code::DisallowAll => "disallow-all",
             Code::AssetsBlocked => "assets-blocked",
             Code::SitemapDisallowed => "sitemap-disallowed",
+            Code::MergedGroups => "merged-groups",
         }
     }
 
@@ -211,6 +216,7 @@ impl Code {
             Code::DisallowAll => Severity::Warning,
             Code::AssetsBlocked => Severity::Warning,
             Code::SitemapDisallowed => Severity::Warning,
+            Code::MergedGroups => Severity::Warning,
         }
     }
 
@@ -246,6 +252,7 @@ impl Code {
             Code::DisallowAll => "`Disallow: /` for `*`: every crawler without a group of its own is blocked",
             Code::AssetsBlocked => "CSS or JavaScript disallowed (`.css`, `.js`, `.mjs` files, or asset folders)",
             Code::SitemapDisallowed => "a sitemap URL that the file itself disallows",
+            Code::MergedGroups => "`user-agent` lines apart that make one group: the crawlers named first get the rules after",
         }
     }
 
@@ -282,6 +289,7 @@ impl Code {
             Code::DisallowAll => "if this is not meant, remove the line or narrow the path",
             Code::AssetsBlocked => "Google renders pages with their CSS and scripts; allow them",
             Code::SitemapDisallowed => "crawlers may not fetch a sitemap the file blocks; allow its path",
+            Code::MergedGroups => "give the crawlers named first rules of their own (`Allow: /` lets them fetch everything), or write a group's `user-agent` lines together",
         }
     }
 
@@ -328,12 +336,13 @@ mod tests {
         code!("RT001", "too-large", TooLarge);
         code!("RT106", "url-as-path", UrlAsPath);
         code!("RT209", "sitemap-disallowed", SitemapDisallowed);
+        code!("RT210", "merged-groups", MergedGroups);
         assert_eq!(Code::from_id("RT999"), None);
     }
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 29);
+        assert_eq!(Code::ALL.len(), 30);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

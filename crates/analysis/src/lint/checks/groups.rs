@@ -1,8 +1,8 @@
-//! Checks of groups and their user-agent lines: RT105, RT202–RT204.
+//! Checks of groups and their user-agent lines: RT105, RT202–RT204, RT210.
 
 use std::collections::HashMap;
 
-use robotrules::{Group, Rule, RuleKind};
+use robotrules::{Group, Rule, RuleKind, Tag};
 
 use super::super::{Ctx, Severity};
 use super::list;
@@ -39,28 +39,49 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
             ctx.report(Code::BadUserAgent, n, span, || {
                 (
                     format!(
-                        "`{}` is not `*` and names no crawler",
+                        "`{}` is not `*` and names no crawler for Google's \
+                         parser, which reads only a name's leading letters, \
+                         `-` and `_`",
                         show(agent.value())
                     ),
                     Some(
-                        "write `*` alone for every crawler, or a name made of \
-                         letters, `-` and `_`"
+                        "leave it if it is for a crawler whose own parser \
+                         reads it whole; a name for Google's crawlers is \
+                         made of letters, `-` and `_`"
                             .into(),
                     ),
                 )
             });
         } else if !agent.is_global() && token.len() != agent.value().len() {
             let span = ctx.value(n);
+            let value = agent.value();
+            let rest = &value[token.len()..];
             ctx.report(Code::BadUserAgent, n, span, || {
+                let shown = show(value);
                 let token = show(token);
-                (
-                    format!(
-                        "`{}` is matched as `{token}`: only letters, `-` and \
-                         `_` count",
-                        show(agent.value())
+                let message = format!(
+                    "`{shown}` is matched as `{token}`: only letters, `-` \
+                     and `_` count"
+                );
+                let help = match rest.first() {
+                    // A version or a comment after the name: the name is
+                    // what every parser matches.
+                    Some(b'/' | b' ' | b'\t' | b'(' | b';') => {
+                        Some(format!("write `{token}`"))
+                    }
+                    Some(b',') => Some(
+                        "write one `user-agent` line per crawler".to_string(),
                     ),
-                    Some(format!("write `{token}`")),
-                )
+                    // The name goes on (`MJ12bot`, `archive.org_bot`): it
+                    // is the crawler's, which its own parser may match
+                    // whole. Cutting it would not help that one.
+                    _ => Some(format!(
+                        "Google's parser reads this line as naming \
+                         `{token}`; leave it if it is for `{shown}`, whose \
+                         own parser may read the whole name"
+                    )),
+                };
+                (message, help)
             });
         }
     }
@@ -234,7 +255,12 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let mut named = Vec::new();
     for (i, group) in groups.iter().enumerate() {
         let mut tokens: Vec<Vec<u8>> = Vec::new();
-        for a in group.agents().filter(|a| !a.is_global()) {
+        // A line whose name the reference reads as empty names no one:
+        // the `*` groups still bind such a crawler.
+        for a in group
+            .agents()
+            .filter(|a| !a.is_global() && !a.product_token().is_empty())
+        {
             let token = a.product_token().to_ascii_lowercase();
             let list = groups_of.entry(token.clone()).or_default();
             // A group that names a token twice counts once.
@@ -290,16 +316,19 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
         let n = group.line();
         let whole = ctx.whole(n);
         if let Some(d) = ctx.report(Code::GlobalRulesDropped, n, whole, || {
-            // The names of the crawlers that escape them.
-            let names: Vec<String> = group
-                .agents()
-                .filter(|a| {
-                    !a.is_global()
-                        && escaping
-                            .contains(&a.product_token().to_ascii_lowercase())
-                })
-                .map(|a| show(a.value()))
-                .collect();
+            // The names of the crawlers that escape them, as the reference
+            // reads them (`Googlebot` of `Googlebot, Bingbot`).
+            let mut names: Vec<String> = Vec::new();
+            for a in group.agents().filter(|a| {
+                !a.is_global()
+                    && escaping
+                        .contains(&a.product_token().to_ascii_lowercase())
+            }) {
+                let name = show(a.product_token());
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
             let lines: Vec<String> =
                 dropped.iter().map(u32::to_string).collect();
             let which = if lines.len() == 1 { "line" } else { "lines" };
@@ -315,6 +344,77 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
             )
         }) {
             d.related = dropped;
+        }
+    }
+}
+
+/// RT210: `user-agent` lines that a blank line or another directive
+/// separates but that make one group. A group ends only at a
+/// `user-agent` line after a rule (`crawl-delay`, `sitemap` and the like
+/// are no rules), so the crawlers named before the break get the rules
+/// after it: `User-agent: Bingbot`, `Crawl-delay: 5`, a blank line, then
+/// `User-agent: GPTBot` and `Disallow: /` blocks Bingbot too.
+pub(crate) fn merged_groups(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    // One pass over the lines: the `user-agent` lines that come after a
+    // break in a run of them (no rule since the run began). A group is
+    // reported at its last break: every crawler named before it gets the
+    // rules after.
+    let mut after_break: Vec<u32> = Vec::new();
+    let mut in_run = false;
+    let mut broken = false;
+    for line in robots.lines() {
+        match line.tag() {
+            Some(Tag::UserAgent) => {
+                if in_run && broken {
+                    after_break.push(line.number());
+                }
+                in_run = true;
+                broken = false;
+            }
+            Some(Tag::Allow | Tag::Disallow) => in_run = false,
+            Some(_) => broken |= in_run,
+            None => broken |= in_run && line.is_empty(),
+        }
+    }
+    if after_break.is_empty() {
+        return;
+    }
+    for group in robots.groups() {
+        let agents: Vec<robotrules::Agent<'_>> = group.agents().collect();
+        let Some(at) = agents
+            .iter()
+            .rposition(|a| after_break.binary_search(&a.line()).is_ok())
+        else {
+            continue;
+        };
+        let Some(rule) = group.rules().next() else { continue };
+        let n = agents[at].line();
+        let whole = ctx.whole(n);
+        let before: Vec<String> =
+            agents[..at].iter().map(|a| show(a.value())).collect();
+        let first = agents[0].line();
+        if let Some(d) = ctx.report(Code::MergedGroups, n, whole, || {
+            let them = if before.len() == 1 { "it gets" } else { "they get" };
+            (
+                format!(
+                    "this `user-agent` line continues the group of line \
+                     {first} ({}): a group ends only at a `user-agent` line \
+                     after a rule, so {them} this group's rules (from line \
+                     {}: `{}: {}`)",
+                    list(&before, 10),
+                    rule.line(),
+                    if rule.kind() == RuleKind::Allow {
+                        "Allow"
+                    } else {
+                        "Disallow"
+                    },
+                    show(rule.as_written()),
+                ),
+                Some(Code::MergedGroups.help().into()),
+            )
+        }) {
+            d.related = agents[..at].iter().map(|a| a.line()).collect();
         }
     }
 }

@@ -118,18 +118,27 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
     let lengths = Lengths::of(robots);
     // What the `*` groups leave open, worked out once if RT207 needs it.
     let mut global_coverage = None;
+    // RT208 is about Google's rendering: the groups Googlebot reads, and
+    // their rules merged, as Googlebot obeys them.
+    let google = robots.select(&["Googlebot"]);
+    let google_groups: Vec<usize> =
+        google.groups().map(|g| g.index()).collect();
+    let google_rules: Vec<Rule<'_>> =
+        google.groups().flat_map(|g| g.rules()).collect();
     for group in robots.groups() {
         let global = group.is_global();
-        let rules: Vec<Rule<'_>> = group.rules().collect();
-        for r in &rules {
-            url_or_bad_start(ctx, r);
-            dollar_in_middle(ctx, r);
-            redundant_wildcard(ctx, r, &lengths);
+        let for_google = google_groups.contains(&group.index());
+        for r in group.rules() {
+            url_or_bad_start(ctx, &r);
+            dollar_in_middle(ctx, &r);
+            redundant_wildcard(ctx, &r, &lengths);
             if r.kind() == RuleKind::Disallow {
                 if global {
-                    disallow_all(ctx, r, &mut global_coverage);
+                    disallow_all(ctx, &r, &mut global_coverage);
                 }
-                assets_blocked(ctx, r, &rules);
+                if for_google {
+                    assets_blocked(ctx, &r, &google_rules);
+                }
             }
         }
     }
@@ -233,6 +242,9 @@ fn disallow_all(
              whole site but what allow rules open again (such as `{}`)",
             show(allowed.as_bytes())
         ),
+        // An allow of the same or higher priority opens every path again
+        // (`Allow: /` wins the tie): this disallow blocks nothing.
+        Coverage::AllowedEverywhere => return,
         _ => "every crawler without a group of its own is blocked from the \
               whole site but what allow rules open again"
             .to_string(),
