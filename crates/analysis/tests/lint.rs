@@ -42,6 +42,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT110", b("User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n"), 3, b("Sitemap: https://example.com/sitemap.xml\n")),
         ("RT111", b("User-agent: *\nCrawl-delay: soon\n"), 2, b("User-agent: *\nCrawl-delay: 5\n")),
         ("RT112", b("User-agent: *\nDisallow / x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
+        ("RT113", b("User-agent: *\nDisallow: /_private/ /admin/\n"), 2, b("User-agent: *\nDisallow: /_private/\nDisallow: /admin/\n")),
         ("RT201", b("User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"), 3, b("User-agent: *\nDisallow: /x\n")),
         ("RT202", b("User-agent: *\nDisallow: /x\nUser-agent: a\n"), 3, b("User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n")),
         ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 1, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
@@ -75,7 +76,7 @@ fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
 #[test]
 fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
     let cases = cases();
-    assert_eq!(cases.len(), 29);
+    assert_eq!(cases.len(), 30);
     for (code, bad, line, good) in cases {
         let found = codes(&bad);
         assert!(
@@ -398,4 +399,65 @@ fn rt210_user_agent_lines_apart_in_one_group() {
     .is_empty());
     // No rules after: RT202's, not this.
     assert!(found("User-agent: a\n\nUser-agent: b\n").is_empty());
+}
+
+#[test]
+fn rt107_help_says_what_was_meant() {
+    let help = |rule: &str| {
+        lint(format!("User-agent: *\nDisallow: {rule}\n").as_bytes())
+            .into_iter()
+            .find(|d| d.code == Code::BadPathStart)
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    assert_eq!(help("private/"), "write `/private/`");
+    assert_eq!(help(".jpg$"), "write `/*.jpg$`");
+    assert!(help("pages.example.com/private/").ends_with("write `/private/`"));
+    assert!(help("www.example.com").contains("`/` is the whole site"));
+    // `$` alone: never the advice that blocks the home page.
+    assert!(help("$").starts_with("remove it"), "{}", help("$"));
+    // A full-width space in front of the path.
+    assert!(help("\u{3000}/private/").ends_with("write `/private/`"));
+}
+
+#[test]
+fn rt113_spaces_in_rules() {
+    let found = |rule: &str| {
+        lint(format!("User-agent: *\nDisallow: {rule}\n").as_bytes())
+            .into_iter()
+            .find(|d| d.code == Code::SpaceInRule)
+            .and_then(|d| d.help)
+    };
+    assert_eq!(
+        found("/a /b").as_deref(),
+        Some("write one path per rule, each on its own line")
+    );
+    assert_eq!(
+        found("/Solution Center/").as_deref(),
+        Some("write the space as `%20`, or one path per rule")
+    );
+    assert_eq!(found("/Solution%20Center/"), None);
+    assert_eq!(found("/x"), None);
+    // Such a rule decides nothing for the URL a crawler requests.
+    let robots = robotrules::Robots::parse(
+        b"User-agent: *\nDisallow: /Solution Center/\n",
+    );
+    assert!(robots.is_allowed("a", "https://e.com/Solution%20Center/x"));
+}
+
+#[test]
+fn rt102_a_missing_colon() {
+    let help = |body: &[u8]| {
+        lint(body)
+            .into_iter()
+            .find(|d| d.code == Code::AcceptedVariant)
+            .and_then(|d| d.help)
+            .unwrap()
+    };
+    let h = help(b"User-agent: *\nDisallow: /x\nsitemap http://www.example.com/sitemap.xml\n");
+    assert!(h.contains("colon after `Sitemap` is missing"), "{h}");
+    assert_eq!(
+        help(b"User-agent: *\nDissallow: /x\n"),
+        "write `Disallow`: other parsers ignore `Dissallow`"
+    );
 }

@@ -54,6 +54,8 @@ pub enum Code {
     BadExtensionValue,
     /// RT112 `ignored-line` (warning): a line that is not a directive.
     IgnoredLine,
+    /// RT113 `space-in-rule` (warning): a space or tab inside a rule: URLs are requested with `%20`, so the rule never matches a URL with one.
+    SpaceInRule,
     /// RT201 `ignored-by-google` (info): a directive Google ignores (`crawl-delay`, `noindex`, `host`, …).
     IgnoredByGoogle,
     /// RT202 `empty-group` (warning): a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them.
@@ -99,6 +101,7 @@ impl Code {
         Code::BadSitemap,
         Code::BadExtensionValue,
         Code::IgnoredLine,
+        Code::SpaceInRule,
         Code::IgnoredByGoogle,
         Code::EmptyGroup,
         Code::AgentInSeveralGroups,
@@ -134,6 +137,7 @@ impl Code {
             Code::BadSitemap => "RT110",
             Code::BadExtensionValue => "RT111",
             Code::IgnoredLine => "RT112",
+            Code::SpaceInRule => "RT113",
             Code::IgnoredByGoogle => "RT201",
             Code::EmptyGroup => "RT202",
             Code::AgentInSeveralGroups => "RT203",
@@ -170,6 +174,7 @@ impl Code {
             Code::BadSitemap => "bad-sitemap",
             Code::BadExtensionValue => "bad-extension-value",
             Code::IgnoredLine => "ignored-line",
+            Code::SpaceInRule => "space-in-rule",
             Code::IgnoredByGoogle => "ignored-by-google",
             Code::EmptyGroup => "empty-group",
             Code::AgentInSeveralGroups => "agent-in-several-groups",
@@ -207,6 +212,7 @@ impl Code {
             Code::BadSitemap => Severity::Error,
             Code::BadExtensionValue => Severity::Warning,
             Code::IgnoredLine => Severity::Warning,
+            Code::SpaceInRule => Severity::Warning,
             Code::IgnoredByGoogle => Severity::Info,
             Code::EmptyGroup => Severity::Warning,
             Code::AgentInSeveralGroups => Severity::Info,
@@ -243,6 +249,7 @@ impl Code {
             Code::BadSitemap => "a sitemap that is not an absolute http(s) URL",
             Code::BadExtensionValue => "an invalid `crawl-delay`, `request-rate`, `visit-time`, `host`, `clean-param` or `content-signal` value",
             Code::IgnoredLine => "a line that is not a directive",
+            Code::SpaceInRule => "a space or tab inside a rule: URLs are requested with `%20`, so it never matches one",
             Code::IgnoredByGoogle => "a directive Google ignores (`crawl-delay`, `noindex`, `host`, …)",
             Code::EmptyGroup => "a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them",
             Code::AgentInSeveralGroups => "the same crawler named in several groups, which are merged",
@@ -280,6 +287,7 @@ impl Code {
             Code::BadSitemap => "write the full URL, such as https://example.com/sitemap.xml",
             Code::BadExtensionValue => "the value is ignored",
             Code::IgnoredLine => "write `key: value`; without a colon, only two words separated by a space are read",
+            Code::SpaceInRule => "write the space as `%20`, or one path per rule",
             Code::IgnoredByGoogle => "other crawlers may read it",
             Code::EmptyGroup => "add `Disallow:` to say so, or the rules it should follow",
             Code::AgentInSeveralGroups => "keep one group per crawler to make the file easier to read",
@@ -342,7 +350,7 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 30);
+        assert_eq!(Code::ALL.len(), 31);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

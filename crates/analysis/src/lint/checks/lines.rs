@@ -118,6 +118,9 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
             continue;
         }
         let typo = report.is_typo();
+        // `Sitemap http://…`: no colon after the key, so the value's own
+        // colon ended it.
+        let spaced = written.iter().any(|b| matches!(b, b' ' | b'\t'));
         ctx.report(Code::AcceptedVariant, n, span, || {
             let key = show(written);
             let why = if typo {
@@ -125,9 +128,17 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
             } else {
                 "matched by its prefix"
             };
+            let help = if spaced {
+                format!(
+                    "the colon after `{canon}` is missing (the value's own \
+                     colon ended the key): write `{canon}: ` and the value"
+                )
+            } else {
+                format!("write `{canon}`: other parsers ignore `{key}`")
+            };
             (
                 format!("`{key}` is read as `{canon}` by Google ({why})"),
-                Some(format!("write `{canon}`: other parsers ignore `{key}`")),
+                Some(help),
             )
         });
     }

@@ -130,6 +130,7 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
         let for_google = google_groups.contains(&group.index());
         for r in group.rules() {
             url_or_bad_start(ctx, &r);
+            space_in_rule(ctx, &r);
             dollar_in_middle(ctx, &r);
             redundant_wildcard(ctx, &r, &lengths);
             if r.kind() == RuleKind::Disallow {
@@ -163,16 +164,92 @@ fn url_or_bad_start(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
         && !pattern.starts_with('*')
     {
         ctx.report(Code::BadPathStart, n, span, || {
-            let written = show(written);
+            let shown = show(written);
             (
                 format!(
-                    "`{written}` starts with neither `/` nor `*`: it never \
+                    "`{shown}` starts with neither `/` nor `*`: it never \
                      matches"
                 ),
-                Some(format!("write `/{written}`")),
+                Some(bad_start_help(&String::from_utf8_lossy(written))),
             )
         });
     }
+}
+
+/// RT107's advice for a rule that starts with neither `/` nor `*`, by
+/// what it most likely means.
+fn bad_start_help(written: &str) -> String {
+    // White space the parser does not trim (`\u{3000}`, no-break space).
+    let rest = written.trim_start_matches(|c: char| c.is_whitespace());
+    if rest.len() != written.len() {
+        return if rest.starts_with('/') || rest.starts_with('*') {
+            format!(
+                "remove what comes before the path: write `{}`",
+                show(rest.as_bytes())
+            )
+        } else {
+            "remove what comes before the path, and start it with `/`".into()
+        };
+    }
+    if written == "$" {
+        return "remove it: `$` alone matches no URL (`/$` would block the \
+                home page)"
+            .into();
+    }
+    if written.starts_with('.') {
+        // An extension: any path that ends so.
+        return format!("write `/*{}`", show(written.as_bytes()));
+    }
+    // A host name, then a path: the path alone.
+    let (first, path) = match written.find('/') {
+        Some(at) => (&written[..at], &written[at..]),
+        None => (written, ""),
+    };
+    let host = first.contains('.')
+        && first
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:".contains(&b))
+        && first.rsplit('.').next().is_some_and(|tld| {
+            tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
+        });
+    if host {
+        return if path.is_empty() || path == "/" {
+            "a rule is a path on this site, without its host: `/` is the \
+             whole site"
+                .into()
+        } else {
+            format!(
+                "a rule is a path on this site, without its host: write `{}`",
+                show(path.as_bytes())
+            )
+        };
+    }
+    format!("write `/{}`", show(written.as_bytes()))
+}
+
+/// RT113: a space or tab inside a rule. The reference matches it as
+/// written, and a requested URL holds `%20`, never a space.
+fn space_in_rule(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let pattern = r.pattern();
+    let Some(at) = pattern.find([' ', '\t']) else { return };
+    let n = r.line();
+    let span = ctx.value(n);
+    let after = pattern[at..].trim_start_matches([' ', '\t']);
+    ctx.report(Code::SpaceInRule, n, span, || {
+        let help = if after.starts_with('/') || after.starts_with('*') {
+            // Two paths on one line.
+            "write one path per rule, each on its own line".to_string()
+        } else {
+            Code::SpaceInRule.help().to_string()
+        };
+        (
+            "a space in a rule is matched as a space, and URLs are \
+             requested with `%20` in its place: this rule never matches \
+             a URL with one"
+                .into(),
+            Some(help),
+        )
+    });
 }
 
 /// RT108: a `$` that is not the last character.
