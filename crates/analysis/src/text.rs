@@ -74,7 +74,8 @@ impl<'a> Lines<'a> {
 pub fn escape(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         c.is_control()
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}')
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}')
+            || matches!(c, '\u{2060}' | '\u{feff}')
             || matches!(c, '\u{2066}'..='\u{2069}')
     };
     if !text.chars().any(unsafe_char) {
@@ -121,6 +122,7 @@ mod tests {
         esc!("tab\there", "tab\\x09here");
         esc!("c1\u{9b}x", "c1\\u{9b}x");
         esc!("rtl\u{202e}x", "rtl\\u{202e}x");
+        esc!("\u{200d}User-agent", "\\u{200d}User-agent");
         esc!("del\x7f", "del\\x7f");
         esc!("café", "café");
     }

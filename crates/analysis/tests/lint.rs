@@ -461,3 +461,20 @@ fn rt102_a_missing_colon() {
         "write `Disallow`: other parsers ignore `Dissallow`"
     );
 }
+
+#[test]
+fn rt101_invisible_characters() {
+    let found = lint("\u{200d}User-agent: GPTBot\nDisallow: /\n".as_bytes())
+        .into_iter()
+        .find(|d| d.code == Code::UnknownDirective)
+        .unwrap();
+    assert!(
+        found.message.contains("\\u{200d}User-agent"),
+        "{}",
+        found.message
+    );
+    assert_eq!(
+        found.help.as_deref(),
+        Some("remove the invisible characters: without them it is a `User-agent` line")
+    );
+}

@@ -152,10 +152,23 @@ pub(crate) fn unknown_directive(ctx: &mut Ctx<'_>) {
         let span = ctx.key(n);
         ctx.report(Code::UnknownDirective, n, span, || {
             let key = d.key_lossy();
+            // Zero-width characters (pasted from a web page) make a known
+            // key unknown, unseen.
+            let invisible = |c: char| {
+                matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+            };
+            let visible: String =
+                key.chars().filter(|&c| !invisible(c)).collect();
+            let hidden = visible.len() != key.len()
+                && known_keys().any(|k| k.eq_ignore_ascii_case(&visible));
             let suggestion = known_keys()
                 .filter_map(|k| Some((distance(&key, k, 2)?, k)))
                 .min();
             let help = match suggestion {
+                _ if hidden => format!(
+                    "remove the invisible characters: without them it is \
+                     a `{visible}` line"
+                ),
                 Some((_, k)) => format!("did you mean `{k}`?"),
                 None => Code::UnknownDirective.help().into(),
             };
