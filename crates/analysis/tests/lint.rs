@@ -478,3 +478,24 @@ fn rt101_invisible_characters() {
         Some("remove the invisible characters: without them it is a `User-agent` line")
     );
 }
+
+#[test]
+fn an_error_page_is_said_once() {
+    let page = b"<html><head><title>404 Not Found</title></head>\n<body>\nError: the page was not found\nPlease return\n</body></html>\n";
+    let codes: Vec<Code> = lint(page).into_iter().map(|d| d.code).collect();
+    assert!(codes.contains(&Code::Html), "{codes:?}");
+    for noise in
+        [Code::UnknownDirective, Code::MissingColon, Code::IgnoredLine]
+    {
+        assert!(!codes.contains(&noise), "{codes:?}");
+    }
+    // The same lines in a text file are reported.
+    let text =
+        b"User-agent: *\nError: the page was not found\nPlease return\n";
+    let codes: Vec<Code> = lint(text).into_iter().map(|d| d.code).collect();
+    assert!(
+        codes.contains(&Code::UnknownDirective)
+            && codes.contains(&Code::MissingColon),
+        "{codes:?}"
+    );
+}

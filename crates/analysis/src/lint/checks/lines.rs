@@ -89,6 +89,10 @@ pub(crate) fn ignored_line(ctx: &mut Ctx<'_>) {
 
 /// RT103: `key value` without a colon.
 pub(crate) fn missing_colon(ctx: &mut Ctx<'_>) {
+    // An error page's text is no directive gone wrong (RT005 says it).
+    if ctx.not_text {
+        return;
+    }
     let robots = ctx.robots;
     for report in robots.lines().filter(|r| r.is_missing_colon()) {
         let n = report.number();
@@ -146,6 +150,9 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
 
 /// RT101: a key that no crawler is known to read, with a suggestion.
 pub(crate) fn unknown_directive(ctx: &mut Ctx<'_>) {
+    if ctx.not_text {
+        return;
+    }
     let robots = ctx.robots;
     for d in robots.unknown_directives().filter(|d| !d.is_unused()) {
         let n = d.line();

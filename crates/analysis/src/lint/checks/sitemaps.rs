@@ -73,9 +73,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 ("*", robots.matcher(&[])),
             ]
         });
+        // Judged as a crawler requests it: non-ASCII percent-encoded.
+        let requested = crate::query::percent_encode(&url);
         let blocked_for = matchers
             .iter()
-            .find(|(_, m)| !m.is_allowed(&url))
+            .find(|(_, m)| !m.is_allowed(&requested))
             .map(|(agent, _)| *agent);
         if let Some(agent) = blocked_for {
             ctx.report(Code::SitemapDisallowed, n, span, || {
@@ -114,6 +116,8 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/private/s.xml\n", "RT209" @ 3);
         lints!(b"User-agent: Googlebot\nDisallow: /\nSitemap: https://example.com/s.xml\n", "RT209" @ 3);
         lints!(b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n", "RT209" @ none);
+        // Judged as requested: non-ASCII percent-encoded, as the rule is.
+        lints!("User-agent: *\nDisallow: /карта\nSitemap: https://example.com/карта.xml\n".as_bytes(), "RT209" @ 3);
     }
 
     #[test]
