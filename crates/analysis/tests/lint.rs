@@ -499,3 +499,22 @@ fn an_error_page_is_said_once() {
         "{codes:?}"
     );
 }
+
+#[test]
+fn binary_bytes_beside_rules() {
+    let mut body =
+        b"User-agent: *\nDisallow: /private\nDisalow: /x\n".to_vec();
+    body.extend([0u8; 2048]);
+    let found = lint(&body);
+    let binary = found.iter().find(|d| d.code == Code::Binary).unwrap();
+    assert!(
+        binary.message.contains("beside its 2 rules"),
+        "{}",
+        binary.message
+    );
+    // Its lines are still checked.
+    assert!(
+        found.iter().any(|d| d.code == Code::AcceptedVariant),
+        "{found:?}"
+    );
+}

@@ -18,14 +18,26 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
             )
         });
     } else if kind == BodyKind::Binary {
+        // Binary bytes (NUL padding, say) beside rules that still read.
+        let rules: usize =
+            ctx.robots.groups().map(|g| g.rules().count()).sum();
         ctx.report(Code::Binary, 1, whole, || {
-            (
+            let message = if rules == 0 {
                 "the file holds binary data (UTF-16, compressed or an \
                  image), not a robots.txt"
-                    .into(),
-                Some(Code::Binary.help().into()),
-            )
+                    .to_string()
+            } else {
+                format!(
+                    "the file holds binary data (such as NUL bytes) beside \
+                     its {rules} rule{}, which Google still reads",
+                    if rules == 1 { "" } else { "s" }
+                )
+            };
+            (message, Some(Code::Binary.help().into()))
         });
+        // Its lines are still checked when it has rules.
+        ctx.not_text = rules == 0;
+        return;
     }
     ctx.not_text = kind != BodyKind::Text;
 }
