@@ -67,17 +67,27 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// Whether `c` is a character that shows nothing but changes the text:
+/// zero-width spaces and joiners, direction marks, overrides and isolates,
+/// the word joiner and the byte order mark (pasted from web pages, they
+/// make a known word unknown, unseen).
+pub(crate) fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
 /// Returns `text` with every control character escaped, so that it can be
 /// printed on a terminal as one line: C0 and C1 controls and DEL become
 /// `\x1b`-style escapes, Unicode direction overrides `\u{202e}`-style
 /// ones, and a backslash that starts such an escape stays as it is.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}')
-            || matches!(c, '\u{2060}' | '\u{feff}')
-            || matches!(c, '\u{2066}'..='\u{2069}')
-    };
+    let unsafe_char = |c: char| c.is_control() || invisible(c);
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }

@@ -43,6 +43,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT111", b("User-agent: *\nCrawl-delay: soon\n"), 2, b("User-agent: *\nCrawl-delay: 5\n")),
         ("RT112", b("User-agent: *\nDisallow / x\n"), 2, b("User-agent: *\nDisallow: /x\n")),
         ("RT113", b("User-agent: *\nDisallow: /_private/ /admin/\n"), 2, b("User-agent: *\nDisallow: /_private/\nDisallow: /admin/\n")),
+        ("RT114", b("User-agent: *\nDisallow: /a\0$\n"), 2, b("User-agent: *\nDisallow: /a$\0\0 \n")),
         ("RT201", b("User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"), 3, b("User-agent: *\nDisallow: /x\n")),
         ("RT202", b("User-agent: *\nDisallow: /x\nUser-agent: a\n"), 3, b("User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n")),
         ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 1, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
@@ -76,7 +77,7 @@ fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
 #[test]
 fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
     let cases = cases();
-    assert_eq!(cases.len(), 30);
+    assert_eq!(cases.len(), 31);
     for (code, bad, line, good) in cases {
         let found = codes(&bad);
         assert!(
@@ -477,6 +478,19 @@ fn rt101_invisible_characters() {
         found.help.as_deref(),
         Some("remove the invisible characters: without them it is a `User-agent` line")
     );
+    // A direction mark or isolate hides as well as a zero-width space.
+    for mark in ['\u{202e}', '\u{2066}'] {
+        let text = format!("User-agent: *\nDis{mark}allow: /x\n");
+        let found = lint(text.as_bytes())
+            .into_iter()
+            .find(|d| d.code == Code::UnknownDirective)
+            .unwrap();
+        assert_eq!(
+            found.help.as_deref(),
+            Some("remove the invisible characters: without them it is a `Disallow` line"),
+            "{mark:?}"
+        );
+    }
 }
 
 #[test]
@@ -517,4 +531,38 @@ fn binary_bytes_beside_rules() {
         found.iter().any(|d| d.code == Code::AcceptedVariant),
         "{found:?}"
     );
+}
+
+#[test]
+fn rt002_a_cut_byte_order_mark() {
+    // Google's parser skips `EF BB` and `EF` at the start as it skips a
+    // whole mark; RT002 says so, and RT003 does not report those bytes.
+    for (body, bytes) in [
+        (&b"\xEF\xBBUser-agent: *\nDisallow: /x\n"[..], "`EF BB`"),
+        (b"\xEFUser-agent: *\nDisallow: /x\n", "`EF`"),
+    ] {
+        let found = lint(body);
+        let codes: Vec<&str> = found.iter().map(|d| d.code.id()).collect();
+        assert_eq!(codes, ["RT002"], "{found:?}");
+        assert!(found[0].message.contains(bytes), "{}", found[0].message);
+        assert_eq!(found[0].line, 1);
+    }
+    // Bytes that are not UTF-8 after a cut mark are still reported.
+    let found = lint(b"\xEF\xBBUser-agent: *\nDisallow: /\xFF\n");
+    let codes: Vec<(&str, u32)> =
+        found.iter().map(|d| (d.code.id(), d.line)).collect();
+    assert_eq!(codes, [("RT002", 1), ("RT003", 2)], "{found:?}");
+}
+
+#[test]
+fn rt114_names_what_a_nul_drops() {
+    let found = lint(b"User-agent: *\nDisallow: /a\0$ # end\n");
+    let d = found.iter().find(|d| d.code == Code::NulInLine).unwrap();
+    // The span runs from the NUL to the end of the line, in the body.
+    assert_eq!((d.line, d.span.clone()), (2, 26..34));
+    assert!(d.message.contains("`$ # end`"), "{}", d.message);
+    // The rule Google reads is `/a`: it matches `/ab`.
+    let robots =
+        robotrules::Robots::parse(b"User-agent: *\nDisallow: /a\0$\n");
+    assert!(!robots.is_allowed("Googlebot", "https://example.com/ab"));
 }

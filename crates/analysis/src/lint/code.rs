@@ -56,6 +56,8 @@ pub enum Code {
     IgnoredLine,
     /// RT113 `space-in-rule` (warning): a space or tab inside a rule: URLs are requested with `%20`, so the rule never matches a URL with one.
     SpaceInRule,
+    /// RT114 `nul-in-line` (warning): a NUL byte inside a line: Google ignores the rest of the line.
+    NulInLine,
     /// RT201 `ignored-by-google` (info): a directive Google ignores (`crawl-delay`, `noindex`, `host`, …).
     IgnoredByGoogle,
     /// RT202 `empty-group` (warning): a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them.
@@ -102,6 +104,7 @@ impl Code {
         Code::BadExtensionValue,
         Code::IgnoredLine,
         Code::SpaceInRule,
+        Code::NulInLine,
         Code::IgnoredByGoogle,
         Code::EmptyGroup,
         Code::AgentInSeveralGroups,
@@ -138,6 +141,7 @@ impl Code {
             Code::BadExtensionValue => "RT111",
             Code::IgnoredLine => "RT112",
             Code::SpaceInRule => "RT113",
+            Code::NulInLine => "RT114",
             Code::IgnoredByGoogle => "RT201",
             Code::EmptyGroup => "RT202",
             Code::AgentInSeveralGroups => "RT203",
@@ -175,6 +179,7 @@ impl Code {
             Code::BadExtensionValue => "bad-extension-value",
             Code::IgnoredLine => "ignored-line",
             Code::SpaceInRule => "space-in-rule",
+            Code::NulInLine => "nul-in-line",
             Code::IgnoredByGoogle => "ignored-by-google",
             Code::EmptyGroup => "empty-group",
             Code::AgentInSeveralGroups => "agent-in-several-groups",
@@ -213,6 +218,7 @@ impl Code {
             Code::BadExtensionValue => Severity::Warning,
             Code::IgnoredLine => Severity::Warning,
             Code::SpaceInRule => Severity::Warning,
+            Code::NulInLine => Severity::Warning,
             Code::IgnoredByGoogle => Severity::Info,
             Code::EmptyGroup => Severity::Warning,
             Code::AgentInSeveralGroups => Severity::Info,
@@ -250,6 +256,7 @@ impl Code {
             Code::BadExtensionValue => "an invalid `crawl-delay`, `request-rate`, `visit-time`, `host`, `clean-param` or `content-signal` value",
             Code::IgnoredLine => "a line that is not a directive",
             Code::SpaceInRule => "a space or tab inside a rule: URLs are requested with `%20`, so it never matches one",
+            Code::NulInLine => "a NUL byte inside a line: Google ignores the rest of the line",
             Code::IgnoredByGoogle => "a directive Google ignores (`crawl-delay`, `noindex`, `host`, …)",
             Code::EmptyGroup => "a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them",
             Code::AgentInSeveralGroups => "the same crawler named in several groups, which are merged",
@@ -282,12 +289,13 @@ impl Code {
             Code::BadUserAgent => "write a crawler's name made of letters, `-` and `_`, or `*` for all",
             Code::UrlAsPath => "write only the path, such as /private/",
             Code::BadPathStart => "start the path with `/`",
-            Code::DollarInMiddle => "move `$` to the end, or remove it",
+            Code::DollarInMiddle => "to end the URL there, make `$` the last character; if the site's URLs have a `$` in them, the rule matches it as written",
             Code::RedundantWildcard => "remove the redundant `*`",
             Code::BadSitemap => "write the full URL, such as https://example.com/sitemap.xml",
             Code::BadExtensionValue => "the value is ignored",
             Code::IgnoredLine => "write `key: value`; without a colon, only two words separated by a space are read",
             Code::SpaceInRule => "write the space as `%20`, or one path per rule",
+            Code::NulInLine => "remove the NUL byte",
             Code::IgnoredByGoogle => "other crawlers may read it",
             Code::EmptyGroup => "add `Disallow:` to say so, or the rules it should follow",
             Code::AgentInSeveralGroups => "keep one group per crawler to make the file easier to read",
@@ -350,7 +358,7 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 31);
+        assert_eq!(Code::ALL.len(), 32);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

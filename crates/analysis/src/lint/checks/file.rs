@@ -87,21 +87,41 @@ fn size(len: usize) -> String {
 }
 
 /// RT002: a UTF-8 byte order mark.
+///
+/// Google's parser skips the longest start of the file that is a start of
+/// `EF BB BF`, so a cut mark (`EF BB`, `EF`) is skipped as well; other
+/// parsers read its bytes, which are not UTF-8, into the first line.
 pub(crate) fn bom(ctx: &mut Ctx<'_>) {
-    if ctx.body().starts_with(b"\xEF\xBB\xBF") {
-        ctx.report(Code::Bom, 1, 0..0, || {
-            (
+    // Line 1 starts where the skipped bytes end.
+    let skipped = ctx.lines.start(1);
+    if skipped == 0 {
+        return;
+    }
+    ctx.report(Code::Bom, 1, 0..0, || {
+        if skipped == 3 {
+            return (
                 "the file starts with a UTF-8 byte order mark".into(),
                 Some(Code::Bom.help().into()),
-            )
-        });
-    }
+            );
+        }
+        let bytes = ["`EF`", "`EF BB`"][skipped - 1];
+        (
+            format!(
+                "the file starts with part of a UTF-8 byte order mark \
+                 ({bytes}): Google skips it, other parsers read bytes that \
+                 are not UTF-8 at the start of line 1"
+            ),
+            Some("remove the bytes before line 1".into()),
+        )
+    });
 }
 
-/// RT003: the first byte that is not UTF-8.
+/// RT003: the first byte that is not UTF-8, after the bytes of a byte
+/// order mark that RT002 reports.
 pub(crate) fn not_utf8(ctx: &mut Ctx<'_>) {
-    if let Err(e) = std::str::from_utf8(ctx.body()) {
-        let line = ctx.lines.line_at(e.valid_up_to());
+    let skipped = ctx.lines.start(1);
+    if let Err(e) = std::str::from_utf8(&ctx.body()[skipped..]) {
+        let line = ctx.lines.line_at(skipped + e.valid_up_to());
         let whole = ctx.whole(line);
         ctx.report(Code::NotUtf8, line, whole, || {
             (

@@ -1,10 +1,11 @@
-//! Checks of one line at a time: RT007, RT101–RT104, RT111, RT112, RT201.
+//! Checks of one line at a time: RT007, RT101–RT104, RT111, RT112, RT114,
+//! RT201.
 
 use robotrules::{ExtensionKind, Tag, MAX_LINE_LEN};
 
 use super::super::Ctx;
 use crate::lint::Code;
-use crate::text::show;
+use crate::text::{invisible, show};
 
 /// The keys a typo is compared with: the four fields, then the keys that
 /// Google knows and ignores (`crawl-delay`, `host`, …), from the core's
@@ -60,6 +61,42 @@ pub(crate) fn line_too_long(ctx: &mut Ctx<'_>) {
                      of it is ignored"
                 ),
                 Some(Code::LineTooLong.help().into()),
+            )
+        });
+    }
+}
+
+/// RT114: a NUL byte before the end of a line's kept bytes, with text
+/// after it: the reference ends the line there, so that text is dropped
+/// (`Disallow: /a\0$` is `Disallow: /a`). NUL padding alone (nothing but
+/// NULs and white space after the first) changes nothing and is left to
+/// RT006.
+pub(crate) fn nul_in_line(ctx: &mut Ctx<'_>) {
+    if ctx.not_text || !ctx.body().contains(&0) {
+        return;
+    }
+    let robots = ctx.robots;
+    for report in robots.lines() {
+        let n = report.number();
+        let raw = ctx.lines.get(n);
+        let raw = &raw[..raw.len().min(MAX_LINE_LEN)];
+        let Some(at) = raw.iter().position(|&b| b == 0) else {
+            continue;
+        };
+        let dropped = &raw[at..];
+        if dropped.iter().all(|&b| b == 0 || b.is_ascii_whitespace()) {
+            continue;
+        }
+        ctx.report(Code::NulInLine, n, at..raw.len(), || {
+            let rest: Vec<u8> =
+                dropped.iter().copied().filter(|&b| b != 0).collect();
+            let rest = show(rest.trim_ascii());
+            (
+                format!(
+                    "a NUL byte ends this line for Google: `{rest}` after it \
+                     is ignored"
+                ),
+                Some(Code::NulInLine.help().into()),
             )
         });
     }
@@ -159,11 +196,6 @@ pub(crate) fn unknown_directive(ctx: &mut Ctx<'_>) {
         let span = ctx.key(n);
         ctx.report(Code::UnknownDirective, n, span, || {
             let key = d.key_lossy();
-            // Zero-width characters (pasted from a web page) make a known
-            // key unknown, unseen.
-            let invisible = |c: char| {
-                matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
-            };
             let visible: String =
                 key.chars().filter(|&c| !invisible(c)).collect();
             let hidden = visible.len() != key.len()

@@ -17,6 +17,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) {
     file::cr_line_endings(ctx);
     lines::line_too_long(ctx);
     lines::ignored_line(ctx);
+    lines::nul_in_line(ctx);
     lines::missing_colon(ctx);
     lines::accepted_variant(ctx);
     lines::unknown_directive(ctx);
