@@ -80,7 +80,8 @@ impl Source {
 /// order: a directory becomes its files (recursively, sorted by name); a
 /// file named `*.paths` or `*.list` (or `*.paths.gz`, `*.list.gz`
 /// compressed, as Common Crawl's `robotstxt.paths.gz`) lists one path a
-/// line, relative to the list's directory;
+/// line, relative to the list's directory (a file, a directory or another
+/// list);
 /// anything else is one file, its format from its name ([`Source::of`]).
 ///
 /// # Errors
@@ -91,25 +92,37 @@ impl Source {
 pub fn expand(inputs: &[PathBuf]) -> io::Result<Vec<Source>> {
     let mut out = Vec::new();
     for input in inputs {
-        expand_one(input, &mut out)?;
+        expand_one(input, &mut out, 0)?;
     }
     Ok(out)
 }
 
-fn expand_one(path: &Path, out: &mut Vec<Source>) -> io::Result<()> {
+/// How deep lists may name lists (a list that names itself stops here).
+const LIST_DEPTH: usize = 8;
+
+fn expand_one(
+    path: &Path,
+    out: &mut Vec<Source>,
+    lists: usize,
+) -> io::Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()?;
         entries.sort();
         for entry in entries {
-            expand_one(&entry, out)?;
+            expand_one(&entry, out, lists)?;
         }
         return Ok(());
     }
     let name = path.to_string_lossy();
     let gz = name.ends_with(".paths.gz") || name.ends_with(".list.gz");
     if gz || name.ends_with(".paths") || name.ends_with(".list") {
+        if lists == LIST_DEPTH {
+            return Err(io::Error::other(format!(
+                "\"{name}\": lists name lists more than {LIST_DEPTH} deep"
+            )));
+        }
         let base = path.parent().unwrap_or(Path::new(""));
         let text = if gz {
             let mut text = String::new();
@@ -121,11 +134,10 @@ fn expand_one(path: &Path, out: &mut Vec<Source>) -> io::Result<()> {
         };
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let p = Path::new(line);
-            out.push(Source::of(if p.is_absolute() {
-                p.to_path_buf()
-            } else {
-                base.join(p)
-            }));
+            let p =
+                if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
+            // A list may name directories and lists as well as files.
+            expand_one(&p, out, lists + 1)?;
         }
         return Ok(());
     }
@@ -286,21 +298,28 @@ fn memchr(b: u8, s: &[u8]) -> Option<usize> {
 /// The robots.txt URL a plain file stands for: `https://NAME/robots.txt`,
 /// where NAME is the file's name without `.txt`, or, for a file named
 /// `robots.txt`, its directory's name. NAME must be a host (with a port
-/// if any) with a dot, or an IP address; an internationalised name is
-/// written in Punycode. Any other name (`README`, `notes.txt`) names no
-/// site.
+/// if any) with a dot and no empty label, or an IP address; an
+/// internationalised name is written in Punycode. Any other name
+/// (`README`, `README.md`, `notes.txt`, `.hidden.txt`, `example.com.txt.gz`)
+/// names no site.
 fn plain_url(path: &Path) -> Option<String> {
     let file = path.file_name()?.to_string_lossy();
     let name = if file.eq_ignore_ascii_case("robots.txt") {
-        path.parent()?.file_name()?.to_string_lossy()
+        path.parent()?.file_name()?.to_string_lossy().into_owned()
     } else {
-        file
+        let txt =
+            file.len() > 4 && file.to_ascii_lowercase().ends_with(".txt");
+        if !txt {
+            return None;
+        }
+        file[..file.len() - 4].to_string()
     };
-    let txt = name.len() > 4 && name.to_ascii_lowercase().ends_with(".txt");
-    let name = if txt { &name[..name.len() - 4] } else { &name[..] };
+    let name = name.as_str();
     let u = url::Url::parse(&format!("https://{name}/robots.txt")).ok()?;
     let host = match u.host()? {
-        url::Host::Domain(d) => d.contains('.'),
+        url::Host::Domain(d) => {
+            d.contains('.') && d.split('.').all(|label| !label.is_empty())
+        }
         // As written: `2024` or `0x10` would read as an IPv4 address.
         url::Host::Ipv4(ip) => {
             let written = name.rsplit_once(':').map_or(name, |(h, _)| h);
@@ -599,6 +618,18 @@ enum Headers {
     Pairs(Vec<(String, String)>),
 }
 
+/// A JSON line's error, placed in the line (whose offset the problem
+/// gives): serde's own text counts lines from the line's start, so it
+/// would name line 1 for every line of the file.
+fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(what) => format!("{what}, at byte {} of the line", e.column()),
+        None => text,
+    }
+}
+
 /// A JSON line's capture; its own `crawl`, if it names one, stands unless
 /// `fixed`.
 fn from_json(
@@ -613,7 +644,7 @@ fn from_json(
             file: name.to_string(),
             offset: pos.offset,
             kind: ProblemKind::Json,
-            detail: e.to_string(),
+            detail: json_error(&e),
         })?;
     let pairs: Vec<(String, String)> = match j.headers {
         Headers::None => vec![],
@@ -830,6 +861,16 @@ mod tests {
             "robots.txt",
             "u@a.example.txt",
             "a.example?x.txt",
+            // Files beside the robots.txt files of a directory.
+            "README.md",
+            "index.html",
+            ".DS_Store",
+            "example.com",
+            "a.example.txt.bak",
+            "b.example.txt.gz",
+            ".hidden.txt",
+            "a..example.txt",
+            "l.paths",
         ] {
             assert_eq!(url(bad), None, "{bad}");
         }

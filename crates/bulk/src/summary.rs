@@ -1,6 +1,6 @@
 //! Summaries: per crawl and crawler, how many sites block it fully or
-//! partially, by name or through `*`; the change between two crawls; a
-//! chart.
+//! partially, by name, by the name of a crawler it follows, or through
+//! `*`; the change between two crawls; a chart.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -20,10 +20,17 @@ pub struct Counts {
     pub token: String,
     /// Sites whose robots.txt disallows it everywhere in a group naming it.
     pub full_named: u64,
+    /// … in the groups of a crawler it follows when no group names it
+    /// (`via` is `fallback`: Applebot by Googlebot's groups).
+    #[serde(default)]
+    pub full_fallback: u64,
     /// … in the `*` groups.
     pub full_global: u64,
     /// Sites whose robots.txt disallows part of the site, by name.
     pub partial_named: u64,
+    /// … by the groups of a crawler it follows.
+    #[serde(default)]
+    pub partial_fallback: u64,
     /// … through `*`.
     pub partial_global: u64,
     /// Sites that allow it everywhere (with a robots.txt or without).
@@ -38,14 +45,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Fully blocked, by name or through `*`.
+    /// Fully blocked, by name, by a crawler it follows or through `*`.
     pub fn full(&self) -> u64 {
-        self.full_named + self.full_global
+        self.full_named + self.full_fallback + self.full_global
     }
 
-    /// Partially blocked, by name or through `*`.
+    /// Partially blocked, by name, by a crawler it follows or through `*`.
     pub fn partial(&self) -> u64 {
-        self.partial_named + self.partial_global
+        self.partial_named + self.partial_fallback + self.partial_global
     }
 }
 
@@ -90,8 +97,10 @@ const TALLY_LISTS: usize = 4096;
 enum Bin {
     Unreachable,
     FullNamed,
+    FullFallback,
     FullGlobal,
     PartialNamed,
+    PartialFallback,
     PartialGlobal,
     Allowed,
     Unknown,
@@ -99,12 +108,13 @@ enum Bin {
 
 impl Bin {
     fn of(v: &Verdict) -> Bin {
-        let named = v.via == Some("named");
         match (v.access, v.via) {
             ("disallowed", None) => Bin::Unreachable,
-            ("disallowed", _) if named => Bin::FullNamed,
+            ("disallowed", Some("named")) => Bin::FullNamed,
+            ("disallowed", Some("fallback")) => Bin::FullFallback,
             ("disallowed", _) => Bin::FullGlobal,
-            ("partial", _) if named => Bin::PartialNamed,
+            ("partial", Some("named")) => Bin::PartialNamed,
+            ("partial", Some("fallback")) => Bin::PartialFallback,
             ("partial", _) => Bin::PartialGlobal,
             ("allowed", _) => Bin::Allowed,
             _ => Bin::Unknown,
@@ -115,8 +125,10 @@ impl Bin {
         *match self {
             Bin::Unreachable => &mut c.unreachable,
             Bin::FullNamed => &mut c.full_named,
+            Bin::FullFallback => &mut c.full_fallback,
             Bin::FullGlobal => &mut c.full_global,
             Bin::PartialNamed => &mut c.partial_named,
+            Bin::PartialFallback => &mut c.partial_fallback,
             Bin::PartialGlobal => &mut c.partial_global,
             Bin::Allowed => &mut c.allowed,
             Bin::Unknown => &mut c.unknown,
@@ -189,7 +201,8 @@ fn pct(n: u64, of: u64) -> f64 {
 impl Summary {
     /// The summary as a text table, one per crawl: per crawler the share
     /// of sites that disallow it everywhere and in part, and how much of
-    /// each by name.
+    /// each by its name and through `*` (the rest by the groups of a
+    /// crawler it follows).
     pub fn table(&self) -> String {
         let mut t = String::new();
         for c in &self.crawls {
@@ -202,24 +215,39 @@ impl Summary {
             );
             let _ = writeln!(
                 t,
-                "{:<28} {:>9} {:>9} {:>9} {:>9} {:>11}",
+                "{:<28} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>11}",
                 "crawler",
                 "blocked",
                 "by name",
+                "via *",
                 "partly",
                 "by name",
+                "via *",
                 "unreachable"
             );
             for k in &c.crawlers {
                 let _ = writeln!(
                     t,
-                    "{:<28} {:>8.2}% {:>8.2}% {:>8.2}% {:>8.2}% {:>10.2}%",
+                    "{:<28} {:>8.2}% {:>8.2}% {:>8.2}% {:>8.2}% {:>8.2}% \
+                     {:>8.2}% {:>10.2}%",
                     k.token,
                     pct(k.full(), c.sites),
                     pct(k.full_named, c.sites),
+                    pct(k.full_global, c.sites),
                     pct(k.partial(), c.sites),
                     pct(k.partial_named, c.sites),
+                    pct(k.partial_global, c.sites),
                     pct(k.unreachable, c.sites),
+                );
+            }
+            if c.crawlers
+                .iter()
+                .any(|k| k.full_fallback + k.partial_fallback > 0)
+            {
+                t.push_str(
+                    "(blocked and partly also count the groups of a crawler \
+                     it follows when none names it, such as Googlebot's for \
+                     Applebot: neither by its name nor via *)\n",
                 );
             }
             t.push('\n');
@@ -233,8 +261,9 @@ impl Summary {
     }
 
     /// A horizontal bar chart (SVG) of every crawl: per crawler, one bar
-    /// per crawl, stacked: disallowed everywhere by name, through `*`,
-    /// then in part by name, through `*`, in percent of sites.
+    /// per crawl, stacked: disallowed everywhere by name, by the groups of
+    /// a crawler it follows, through `*`, then the same in part, in
+    /// percent of sites.
     pub fn svg(&self) -> String {
         chart(&self.crawls.iter().collect::<Vec<_>>())
     }
@@ -303,13 +332,18 @@ pub fn chart(crawls: &[&Crawl]) -> String {
     const LEFT: f64 = 190.0;
     const WIDTH: f64 = 520.0;
     const BAR: f64 = 12.0;
-    let colours = ["#8b1a1a", "#e06666", "#b45f06", "#f6b26b"];
-    let tokens: Vec<&str> = crawls
-        .first()
-        .map(|c| c.crawlers.iter().map(|k| k.token.as_str()).collect())
-        .unwrap_or_default();
+    const TOP: f64 = 70.0;
+    let colours =
+        ["#8b1a1a", "#c0392b", "#e06666", "#b45f06", "#e69138", "#f6b26b"];
+    // Every crawler of every crawl, in the order first met.
+    let mut tokens: Vec<&str> = Vec::new();
+    for k in crawls.iter().flat_map(|c| &c.crawlers) {
+        if !tokens.contains(&k.token.as_str()) {
+            tokens.push(&k.token);
+        }
+    }
     let per = BAR * crawls.len() as f64 + 6.0;
-    let height = 60.0 + per * tokens.len() as f64 + 40.0;
+    let height = TOP + per * tokens.len() as f64 + 40.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -327,21 +361,26 @@ pub fn chart(crawls: &[&Crawl]) -> String {
     );
     let legend = [
         "disallowed everywhere, by name",
-        "disallowed everywhere, via *",
+        "… by a crawler it follows",
+        "… via *",
         "partly disallowed, by name",
-        "partly disallowed, via *",
+        "… by a crawler it follows",
+        "… via *",
     ];
     for (i, (l, c)) in legend.iter().zip(colours).enumerate() {
-        let x = 10.0 + 180.0 * i as f64;
+        // Two rows of three: everywhere, then in part.
+        let x = 10.0 + [0.0, 190.0, 350.0][i % 3];
+        let y = 30.0 + 15.0 * (i / 3) as f64;
         let _ = writeln!(
             s,
-            "<rect x=\"{x}\" y=\"30\" width=\"10\" height=\"10\" fill=\"{c}\"/>\
-             <text x=\"{}\" y=\"39\">{l}</text>",
-            x + 14.0
+            "<rect x=\"{x}\" y=\"{y}\" width=\"10\" height=\"10\" fill=\"{c}\"/>\
+             <text x=\"{}\" y=\"{}\">{l}</text>",
+            x + 14.0,
+            y + 9.0
         );
     }
     for (i, token) in tokens.iter().enumerate() {
-        let y0 = 55.0 + per * i as f64;
+        let y0 = TOP + per * i as f64;
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
@@ -357,8 +396,10 @@ pub fn chart(crawls: &[&Crawl]) -> String {
             let mut x = LEFT;
             let parts = [
                 k.full_named,
+                k.full_fallback,
                 k.full_global,
                 k.partial_named,
+                k.partial_fallback,
                 k.partial_global,
             ];
             for (n, colour) in parts.iter().zip(colours) {
@@ -386,13 +427,14 @@ pub fn chart(crawls: &[&Crawl]) -> String {
             );
         }
     }
-    let axis = 55.0 + per * tokens.len() as f64 + 4.0;
+    let axis = TOP + per * tokens.len() as f64 + 4.0;
     for p in [0, 25, 50, 75, 100] {
         let x = LEFT + WIDTH * f64::from(p) / 100.0;
         let _ = writeln!(
             s,
-            "<line x1=\"{x}\" y1=\"50\" x2=\"{x}\" y2=\"{axis}\" stroke=\"#ccc\"/>\
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{axis}\" stroke=\"#ccc\"/>\
              <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{p}%</text>",
+            TOP - 5.0,
             axis + 12.0
         );
     }
@@ -470,5 +512,66 @@ mod tests {
             (sixth, sixth, sixth, sixth)
         );
         assert_eq!(gpt.partial_global, 2 * sixth);
+    }
+
+    #[test]
+    fn a_crawler_judged_by_the_groups_it_follows_is_counted_apart() {
+        // Applebot follows Googlebot's groups when none names it; YandexBot
+        // the `Yandex` groups. Neither is blocked by name nor via `*`.
+        let options = Options::new(Catalogue::builtin());
+        let tokens = Schema::new(&options.catalogue).tokens().to_vec();
+        let mut tally = Tally::new(&tokens);
+        for body in [
+            &b"User-agent: Googlebot\nDisallow: /\n"[..],
+            b"User-agent: Yandex\nDisallow: /private\n",
+        ] {
+            let c = Capture {
+                status: Some(200),
+                body: body.to_vec(),
+                ..Capture::default()
+            };
+            tally.add(&row(evaluate(&c, &options)));
+        }
+        let summary = tally.finish();
+        let get = |t: &str| {
+            summary.crawls[0].crawlers.iter().find(|c| c.token == t).unwrap()
+        };
+        let apple = get("Applebot");
+        assert_eq!(
+            (apple.full_fallback, apple.full_named, apple.full_global),
+            (1, 0, 0)
+        );
+        assert_eq!(apple.full(), 1);
+        let yandex = get("YandexBot");
+        assert_eq!((yandex.partial_fallback, yandex.partial_global), (1, 0));
+        assert_eq!(get("Googlebot").full_named, 1);
+        let table = summary.table();
+        assert!(table.contains("a crawler it follows"), "{table}");
+        // An older summary, without the fallback counts, still reads.
+        let old = r#"{"token":"X","full_named":1,"full_global":2,"partial_named":3,"partial_global":4,"allowed":5,"unreachable":6,"unknown":7}"#;
+        let old: Counts = serde_json::from_str(old).unwrap();
+        assert_eq!((old.full(), old.partial()), (3, 7));
+    }
+
+    #[test]
+    fn the_chart_shows_the_crawlers_of_every_crawl() {
+        let crawl = |name: &str, token: &str| Crawl {
+            crawl: name.into(),
+            sites: 2,
+            crawlers: vec![Counts {
+                token: token.into(),
+                full_fallback: 1,
+                ..Counts::default()
+            }],
+            ..Crawl::default()
+        };
+        let (old, new) = (crawl("A", "OldBot"), crawl("B", "NewBot"));
+        let svg = chart(&[&old, &new]);
+        assert!(svg.contains(">OldBot<") && svg.contains(">NewBot<"), "{svg}");
+        // Half the sites, in the fallback colour.
+        assert!(
+            svg.contains("width=\"260.0\" height=\"10\" fill=\"#c0392b\""),
+            "{svg}"
+        );
     }
 }

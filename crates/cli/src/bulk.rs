@@ -73,8 +73,9 @@ struct Run {
     /// Write the summary as JSON (for `robotrules bulk compare`).
     #[arg(long, value_name = "FILE")]
     summary: Option<PathBuf>,
-    /// Write the summary as an SVG bar chart.
-    #[arg(long, value_name = "FILE")]
+    /// Write the summary as an SVG bar chart (a file name ending in
+    /// `.svg`).
+    #[arg(long, value_name = "FILE", value_parser = svg_file)]
     chart: Option<PathBuf>,
     /// Write every problem found in the input as JSON lines.
     #[arg(long, value_name = "FILE")]
@@ -98,8 +99,9 @@ struct Compare {
     /// more than two.
     #[arg(long, value_name = "OLD,NEW", value_parser = two_crawls)]
     crawls: Option<(String, String)>,
-    /// Write both crawls as an SVG bar chart.
-    #[arg(long, value_name = "FILE")]
+    /// Write both crawls as an SVG bar chart (a file name ending in
+    /// `.svg`).
+    #[arg(long, value_name = "FILE", value_parser = svg_file)]
     chart: Option<PathBuf>,
 }
 
@@ -269,6 +271,16 @@ fn two_crawls(value: &str) -> Result<(String, String), String> {
             Ok((a.to_string(), b.to_string()))
         }
         _ => Err("give two crawls, older first: OLD,NEW".to_string()),
+    }
+}
+
+/// A chart's file: SVG is the one format written, so a name that says
+/// otherwise (`chart.png`) is refused before the job runs.
+fn svg_file(value: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(value);
+    match path.extension() {
+        Some(ext) if ext.eq_ignore_ascii_case("svg") => Ok(path),
+        _ => Err("the chart is written as SVG: name its file .svg".into()),
     }
 }
 

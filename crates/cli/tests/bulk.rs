@@ -65,7 +65,12 @@ fn run_writes_rows_summary_and_chart() {
     // GPTBot: a.example in part, by name; b.example in part via *.
     let gpt = table.lines().find(|l| l.starts_with("GPTBot")).expect("GPTBot");
     let cells: Vec<&str> = gpt.split_whitespace().collect();
-    assert_eq!(&cells[1..5], ["0.00%", "0.00%", "66.67%", "33.33%"], "{gpt}");
+    // blocked, by name, via *, partly, by name, via *, unreachable.
+    assert_eq!(
+        &cells[1..8],
+        ["0.00%", "0.00%", "0.00%", "66.67%", "33.33%", "33.33%", "0.00%"],
+        "{gpt}"
+    );
     let csv = std::fs::read_to_string(&out).expect("csv");
     let header = csv.lines().next().expect("header");
     assert!(header.ends_with("access_GPTBot,via_GPTBot,delay_GPTBot,access_CCBot,via_CCBot,delay_CCBot"));
@@ -75,6 +80,21 @@ fn run_writes_rows_summary_and_chart() {
             .unwrap();
     assert_eq!(s["crawls"][0]["sites"], 3);
     assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+
+    // A chart is SVG: another name is refused before anything is written.
+    let png = dir.path().join("c.png");
+    for command in [
+        &["bulk", "run", &old, "-q"][..],
+        &["bulk", "compare", summary.to_str().unwrap()],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--chart", png.to_str().unwrap()]);
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("name its file .svg"), "{err}");
+        assert!(!png.exists());
+    }
 }
 
 #[test]
