@@ -17,6 +17,12 @@ use crate::{Authority, Error, ErrorKind};
 /// one would hold a crawler's check on one site for longer than a cached
 /// copy lives.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+
+/// How long a body that reached the 500 KiB cap with more to come waits
+/// for the byte past the cap (which says whether the last line ends
+/// there), so that the same bytes give the same rules however they are
+/// sent.
+const CAP_GRACE: Duration = Duration::from_secs(1);
 /// What fetching a robots.txt came to (RFC 9309 §2.3.1). What it means for
 /// crawlers is [`policy::access`].
 #[derive(Clone, Debug)]
@@ -629,12 +635,29 @@ impl Fetcher {
             {
                 break;
             }
-            // At the cap with more promised: stop, even if the byte past
-            // it has not come (a server may stall there).
+            // At the cap with more promised: the byte past it says
+            // whether the last line ends there, so it is waited for, but
+            // only a moment (a server may stall there): without it, the
+            // last line is read only if it ends at the cap.
             let more = promised.is_some_and(|n| raw < n);
             if decoder.body().len() >= cap && more && !decoder.is_ended() {
-                at_cap = true;
-                break;
+                // (A connection that fails after the cap ends nothing that
+                // a crawler reads: the body is cut at the cap all the same.)
+                match tokio::time::timeout(CAP_GRACE, response.chunk()).await {
+                    Ok(Ok(Some(chunk))) => {
+                        raw += chunk.len() as u64;
+                        if decoder.push(&chunk).map_err(broken)?
+                            || decoder.body().len() > cap
+                        {
+                            break;
+                        }
+                    }
+                    Ok(Ok(None)) => break,
+                    Ok(Err(_)) | Err(_) => {
+                        at_cap = true;
+                        break;
+                    }
+                }
             }
         }
         if decoder.body().len() > cap {

@@ -92,6 +92,8 @@ enum Then {
     Close,
     /// Keeps it open and says nothing more.
     Stall,
+    /// Waits, writes these bytes, then closes.
+    After(Duration, &'static [u8]),
 }
 
 /// A raw TCP server on loopback: for each request, `answer` gets the
@@ -119,8 +121,16 @@ where
                 let target = head.split(' ').nth(1).unwrap_or("").to_string();
                 let (bytes, then) = answer(&target);
                 let _ = socket.write_all(&bytes).await;
-                if let Then::Stall = then {
-                    tokio::time::sleep(Duration::from_secs(60)).await;
+                match then {
+                    Then::Close => {}
+                    Then::Stall => {
+                        tokio::time::sleep(Duration::from_secs(60)).await;
+                    }
+                    Then::After(wait, more) => {
+                        let _ = socket.flush().await;
+                        tokio::time::sleep(wait).await;
+                        let _ = socket.write_all(more).await;
+                    }
                 }
             });
         }

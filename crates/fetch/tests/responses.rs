@@ -73,6 +73,36 @@ async fn a_line_that_ends_at_the_cap_is_a_rule() {
 }
 
 #[tokio::test]
+async fn a_line_that_ends_at_the_cap_is_a_rule_however_it_is_sent() {
+    // The same bytes as above, `Disallow: /x` ending at the cap, with its
+    // line break (the byte past the cap) sent a moment after the rest:
+    // the line is read whole all the same.
+    let mut body = b"User-agent: *\n".to_vec();
+    body.resize(MAX_BODY - 13, b'#');
+    body.push(b'\n');
+    body.extend_from_slice(b"Disallow: /x");
+    assert_eq!(body.len(), MAX_BODY);
+    let rest: &'static [u8] = b"\nDisallow: /z\n";
+    let mut answer = format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n",
+        body.len() + rest.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(&body);
+    let then = Then::After(Duration::from_millis(300), rest);
+    let addr = raw(move |_| (answer.clone(), then)).await;
+    let f = fetch(addr).await;
+    assert!(f.truncated);
+    match f.outcome {
+        Outcome::Available(robots) => {
+            assert!(!robots.is_allowed("a", "/x"));
+            assert!(robots.is_allowed("a", "/z"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
 async fn the_cap_with_more_promised_is_cut_not_broken() {
     // Exactly 512,000 bytes of a promised 1,000,000, then nothing (a
     // stall) or an early close: the cap is reached, the rest is not read.

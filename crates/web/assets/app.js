@@ -22,6 +22,7 @@ const state = {
   purpose: "all",
   fileGeneration: 0, // the latest lint and audit asked for
   generation: 0, // the latest checks asked for
+  explainGeneration: 0, // the latest explanation asked for
   fetched: null, // the report of the last fetch, while its file is shown
   bytes: null, // the file's exact bytes, while the editor cannot show them
 };
@@ -303,31 +304,52 @@ async function refreshChecks() {
 async function refreshExplanation(generation) {
   const row = state.results[state.selected];
   if (!row) return;
+  // Only the answer to the latest question is shown: a slow answer for a
+  // row clicked before must not replace a newer one.
+  const asked = ++state.explainGeneration;
   const e = await api("/api/explain", { ...robotsPayload(), agents: row.agents, url: row.url });
   if (generation !== undefined && generation !== state.generation) return;
+  if (asked !== state.explainGeneration) return;
   state.explanation = e;
   renderExplanation();
   renderHighlights();
+}
+
+// The access method's verdict for every URL while the editor holds what a
+// fetch that found no rules gave (nothing): a robots.txt that is
+// unavailable (4xx) allows every URL, one that is unreachable (5xx, a
+// network error) disallows every URL (RFC 9309 §2.3.1.3, §2.3.1.4).
+// Rules typed into the editor are judged as rules.
+function forcedAccess() {
+  const r = state.fetched;
+  if (!r || r.access === "obey" || robotsText() !== "") return null;
+  const allowed = r.access === "allow-all";
+  const section = allowed ? "§2.3.1.3" : "§2.3.1.4";
+  return { allowed, why: `${r.robots_url} is ${r.outcome}: ${r.verdict} (RFC 9309 ${section})` };
 }
 
 function renderResults() {
   const body = $("results");
   body.replaceChildren();
   const warnings = new Map();
+  const forced = forcedAccess();
   state.results.forEach((row, i) => {
     const c = row.check;
+    const allowed = forced ? forced.allowed : c.allowed;
     const verdict = el("span", {
-      class: `verdict ${c.allowed ? "allowed" : "disallowed"}`,
-      text: c.allowed ? "ALLOWED" : "DISALLOWED",
+      class: `verdict ${allowed ? "allowed" : "disallowed"}`,
+      text: allowed ? "ALLOWED" : "DISALLOWED",
     });
-    const rule = c.rule
-      ? el("span", {}, lineLink(c.rule.line), " ", el("span", { class: "mono", text: `${c.rule.kind}: ${c.rule.pattern}` }))
-      : el("span", { class: "muted", text: "no rule matches" });
+    const rule = forced
+      ? el("span", { class: "muted", text: forced.why })
+      : c.rule
+        ? el("span", {}, lineLink(c.rule.line), " ", el("span", { class: "mono", text: `${c.rule.kind}: ${c.rule.pattern}` }))
+        : el("span", { class: "muted", text: "no rule matches" });
     const tr = el(
       "tr",
       {
         class: i === state.selected ? "selected" : "",
-        "data-verdict": c.allowed ? "allowed" : "disallowed",
+        "data-verdict": allowed ? "allowed" : "disallowed",
         onclick: async (event) => {
           if (event.target.closest(".linelink")) return;
           state.selected = i;
@@ -349,7 +371,9 @@ function renderResults() {
   });
   const notes = [...warnings.values()].map((w) => el("p", { text: "⚠ " + w.message }));
   const r = state.fetched;
-  if (r && r.access !== "obey") {
+  if (forced) {
+    notes.unshift(el("p", { class: "fetched", text: `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}. The verdicts above are the access method's; rules typed in the editor are judged as rules.` }));
+  } else if (r && r.access !== "obey") {
     notes.unshift(el("p", { class: "fetched", text: `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}. The verdicts above are those of the rules in the editor.` }));
   }
   // The fetched site's own robots.txt: crawlers may always fetch it.
@@ -381,6 +405,15 @@ function renderExplanation() {
   $("why-subject").textContent = row ? `${row.agents.join(", ")} → ${row.url}` : "";
   if (!e || !row) {
     box.replaceChildren(el("p", { class: "muted", text: "Add a URL and a crawler to see why." }));
+    return;
+  }
+  const forced = forcedAccess();
+  if (forced) {
+    const verdict = el("span", { class: `verdict ${forced.allowed ? "allowed" : "disallowed"}`, text: forced.allowed ? "ALLOWED" : "DISALLOWED" });
+    box.replaceChildren(
+      el("p", { text: `No rules were read: ${forced.why}.` }),
+      el("p", {}, "Verdict: ", verdict, " (the access method decides, not a rule)"),
+    );
     return;
   }
   const parts = [];
@@ -482,7 +515,12 @@ function renderLint() {
 const PURPOSES = [];
 
 function renderAudit() {
-  const rows = state.audit;
+  // While a fetch found no rules, every crawler stands as the access
+  // method says.
+  const forced = forcedAccess();
+  const rows = forced
+    ? state.audit.map((s) => ({ ...s, access: forced.allowed ? "allowed" : "disallowed", via: "access", named: false, lines: [], as_fetched: null }))
+    : state.audit;
   const ai = rows.filter((s) => s.purpose.startsWith("ai"));
   const n = (list, access) => list.filter((s) => s.access === access).length;
   // A file over 500 KiB: crawlers that stand otherwise by the part they read.
@@ -490,7 +528,11 @@ function renderAudit() {
     (s) => s.as_fetched && (s.as_fetched.access !== s.access || s.as_fetched.via !== s.via || s.as_fetched.lines.join() !== s.lines.join()),
   );
   const r = state.fetched;
-  const fetchedNote = r && r.access !== "obey" ? `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}; the table judges the rules in the editor. ` : "";
+  const fetchedNote = forced
+    ? `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}; the table says so. `
+    : r && r.access !== "obey"
+      ? `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}; the table judges the rules in the editor. `
+      : "";
   $("audit-summary").textContent =
     fetchedNote +
     `AI crawlers: ${n(ai, "disallowed")} of ${ai.length} blocked from the whole site, ${n(ai, "partial")} partially, ${n(ai, "allowed")} allowed. ` +
@@ -528,7 +570,8 @@ function renderAudit() {
         access.append(" ", el("span", { class: "muted mono", text: `e.g. ${s.disallowed_path} blocked` }));
       }
       const via = el("td", { class: s.named ? "via-named" : "" });
-      if (s.via === "none") via.append("no group");
+      if (s.via === "access") via.append(r.outcome);
+      else if (s.via === "none") via.append("no group");
       else {
         via.append(s.named ? "named, " : s.via === "fallback" ? "fallback, " : "* only, ");
         s.lines.forEach((line, i) => {

@@ -220,10 +220,58 @@ def test_an_unreachable_site_disallows_everything(page, server):
         expect(report).to_contain_text("every URL is disallowed")
         expect(page.locator("#robots")).to_have_value("")
         expect(page.locator("#warnings .fetched")).to_contain_text("unreachable (503)")
-        # The audit says so too: the table judges the (empty) editor.
+        # Every URL is disallowed, whatever it is, and the reason is given
+        # in place of a rule; the explanation says no rule decides.
+        set_query(page, [site.url + "/", site.url + "/any/page"], ["Googlebot"])
+        for i in range(2):
+            expect(rows(page).nth(i)).to_have_attribute("data-verdict", "disallowed")
+            expect(rows(page).nth(i)).to_contain_text("§2.3.1.4")
+        expect(page.locator("#explanation")).to_contain_text("the access method decides")
+        # So does the audit: every crawler is blocked.
         expect(page.locator("#audit-summary")).to_contain_text("unreachable (503)")
+        audit = page.locator("#audit tr")
+        expect(audit.first).to_have_attribute("data-access", "disallowed")
+        expect(page.locator("#audit tr[data-access='allowed']")).to_have_count(0)
+        screenshot(page, "07-unreachable")
+        # Rules typed into the editor are judged as rules again.
+        page.fill("#robots", "User-agent: *\nDisallow: /any/\n")
+        expect(rows(page).nth(0)).to_have_attribute("data-verdict", "allowed")
+        expect(rows(page).nth(1)).to_have_attribute("data-verdict", "disallowed")
+        expect(page.locator("#warnings .fetched")).to_contain_text("those of the rules in the editor")
     finally:
         site.close()
+
+
+def test_an_unavailable_site_allows_everything(page, server):
+    site = RobotsSite("gone", status=404)
+    try:
+        ready(page, server)
+        page.fill("#fetch-url", site.url)
+        page.click("#fetch-button")
+        expect(page.locator("#fetch-report")).to_contain_text("every URL is allowed")
+        set_query(page, [site.url + "/private"], ["Googlebot"])
+        expect(rows(page).first).to_have_attribute("data-verdict", "allowed")
+        expect(rows(page).first).to_contain_text("§2.3.1.3")
+        expect(page.locator("#audit tr[data-access='disallowed']")).to_have_count(0)
+    finally:
+        site.close()
+
+
+def test_the_latest_row_clicked_is_explained(page, server):
+    # A slow explanation (many wildcard rules, a long URL) asked for
+    # first must not replace the one asked for last.
+    rules = "".join(f"Disallow: /*a*{i}*b\n" for i in range(15000))
+    ready(page, server)
+    page.fill("#robots", "User-agent: *\nDisallow: /z\n" + rules)
+    slow = "/" + "a" * 3000
+    set_query(page, [slow, "/z"], ["Googlebot"])
+    rows(page).nth(0).click()
+    rows(page).nth(1).click()
+    expect(page.locator("#why-subject")).to_have_text("Googlebot → /z")
+    expect(page.locator("#explanation")).to_contain_text("Path matched: /z")
+    page.wait_for_timeout(1500)
+    expect(page.locator("#explanation")).to_contain_text("Path matched: /z")
+    expect(page.locator("#explanation tr.decides")).to_contain_text("Disallow: /z")
 
 
 def test_the_fetched_robots_txt_is_always_allowed(page, server):

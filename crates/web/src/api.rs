@@ -45,6 +45,13 @@ const MAX_AGENTS: usize = 32;
 /// The most bytes the names of `agents` may take in all.
 const MAX_AGENT_BYTES: usize = 2048;
 
+/// The most bytes of one check's answer: every answer repeats its names,
+/// their warnings and the deciding rule (up to a line's 16 KiB), so a
+/// small request about many URLs could ask for an answer thousands of
+/// times its size. Past this, the check is refused, so that an answer
+/// takes at most a few request bodies' memory.
+const MAX_ANSWER_BYTES: usize = 4 << 20;
+
 #[derive(Clone)]
 struct App {
     fetcher: Fetcher,
@@ -130,6 +137,10 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(serde_json::json!({ "error": self.message }));
         let mut response = (self.status, body).into_response();
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        );
         if let Some(secs) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, secs.into());
         }
@@ -208,13 +219,22 @@ fn rejected(rejection: JsonRejection) -> ApiError {
 /// The answers of the layers (the body limit, the time limit, the
 /// router's 405), as JSON like every error of the API; their other
 /// headers (`Allow`) are kept.
-async fn json_errors(response: Response) -> Response {
+async fn json_errors(mut response: Response) -> Response {
     let status = response.status();
+    let failed = status.is_client_error() || status.is_server_error();
+    // No error is kept by a cache, whichever layer answered it (the body
+    // limit, the time limit, the host check).
+    if failed {
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        );
+    }
     let is_json = response
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
-    if is_json || !(status.is_client_error() || status.is_server_error()) {
+    if is_json || !failed {
         return response;
     }
     let error = match status {
@@ -356,7 +376,7 @@ fn agent_names(agents: &[String]) -> Result<Vec<&str>, ApiError> {
 async fn check(
     State(app): State<App>,
     Body(req): Body<CheckRequest>,
-) -> Result<Json<Vec<Check>>, ApiError> {
+) -> Result<Response, ApiError> {
     agent_names(&req.agents)?;
     if req.urls.is_empty() || req.urls.len() > MAX_URLS {
         return Err(ApiError::invalid(format!(
@@ -366,32 +386,47 @@ async fn check(
     blocking(&app, move || check_all(&req, &agent_names(&req.agents)?)).await
 }
 
+/// The answers as a JSON array, written one after the other and refused
+/// as soon as they pass [`MAX_ANSWER_BYTES`].
 fn check_all(
     req: &CheckRequest,
     names: &[&str],
-) -> Result<Json<Vec<Check>>, ApiError> {
+) -> Result<Response, ApiError> {
     let body = robots_bytes(&req.robots, &req.robots_base64)?;
     let body = &body[..];
     let robots = Robots::parse(body);
     let matcher = robots.matcher(names);
     let agent_warnings = check_agents(names);
     let limit = FetchLimit::new(body, names);
-    let checks = req
-        .urls
-        .iter()
-        .map(|url| {
-            let decision = matcher.decide(url);
-            let warnings = question_warnings(
-                agent_warnings.clone(),
-                url,
-                |u| matcher.is_allowed(u),
-                &decision,
-                limit.as_ref(),
-            );
-            Check::with_warnings(&decision, names, url, warnings)
-        })
-        .collect();
-    Ok(Json(checks))
+    let mut out = vec![b'['];
+    for (i, url) in req.urls.iter().enumerate() {
+        let decision = matcher.decide(url);
+        let warnings = question_warnings(
+            agent_warnings.clone(),
+            url,
+            |u| matcher.is_allowed(u),
+            &decision,
+            limit.as_ref(),
+        );
+        let check = Check::with_warnings(&decision, names, url, warnings);
+        if i > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut out, &check).map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        })?;
+        if out.len() > MAX_ANSWER_BYTES {
+            return Err(ApiError::invalid(format!(
+                "the answers to the first {} of these {} URLs already take \
+                 more than {} MiB: ask about fewer URLs at once",
+                i + 1,
+                req.urls.len(),
+                MAX_ANSWER_BYTES >> 20
+            )));
+        }
+    }
+    out.push(b']');
+    Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
 }
 
 /// `POST /api/explain`.

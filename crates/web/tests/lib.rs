@@ -401,6 +401,16 @@ async fn bad_input_gets_clear_errors() {
         post_raw(&base, "/api/lint", "application/json", big).await;
     assert_eq!(status, 413);
     assert!(body["error"].as_str().unwrap().contains("size limit"));
+    // No cache keeps an error, whichever layer answered it.
+    let r = Client::new()
+        .post(format!("{base}/api/lint"))
+        .header("content-type", "application/json")
+        .body(json!({"robots": "#".repeat(2 << 20)}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413);
+    assert_eq!(r.headers()["cache-control"], "no-store");
     // Not UTF-8.
     let (status, body) = post_raw(
         &base,
@@ -447,6 +457,28 @@ async fn bad_input_gets_clear_errors() {
         assert_eq!(status, 422, "{route} {body}");
         assert!(got["error"].is_string());
     }
+    // A small request whose answer would be thousands of times its size
+    // (every answer repeats the names and their warnings) is refused;
+    // the same names about fewer URLs are answered.
+    let names: Vec<String> =
+        (0..32).map(|i| format!("Bot{i:02}/1.0 {}", "x".repeat(50))).collect();
+    let (status, got) = post(
+        &base,
+        "/api/check",
+        json!({"robots": "", "agents": names, "urls": vec!["/"; 1000]}),
+    )
+    .await;
+    assert_eq!(status, 422);
+    let error = got["error"].as_str().unwrap();
+    assert!(error.contains("ask about fewer URLs"), "{error}");
+    let (status, got) = post(
+        &base,
+        "/api/check",
+        json!({"robots": "", "agents": names, "urls": vec!["/"; 50]}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(got.as_array().unwrap().len(), 50);
     let r = reqwest::get(format!("{base}/api/check")).await.unwrap();
     assert_eq!(r.status(), 405);
     // Hostile files are answered, not refused.
@@ -763,6 +795,7 @@ async fn on_loopback_only_loopback_hosts_are_answered() {
     for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
         let r = get(host).await;
         assert_eq!(r.status(), 403, "{host}");
+        assert_eq!(r.headers()["cache-control"], "no-store", "{host}");
         let body: Value = r.json().await.unwrap();
         assert!(body["error"].as_str().unwrap().contains("loopback"));
     }
