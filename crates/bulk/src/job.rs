@@ -425,24 +425,6 @@ impl Job {
                     }
                 },
             };
-            // A capture of a URL that is not a site's robots.txt, which no
-            // chosen redirect reached: reported, as nothing stands for it.
-            if origins.is_empty() {
-                let p = Problem {
-                    file: name.clone(),
-                    offset: pos.offset,
-                    kind: ProblemKind::Http,
-                    detail: format!(
-                        "{:?} is not a site's robots.txt (`/robots.txt` at \
-                         the root of its host) and no redirect chosen for a \
-                         site leads to it: left out",
-                        crate::site::normal(&capture.url).0
-                    ),
-                };
-                progress.problem(&p);
-                problems.push((source as usize, p));
-                continue;
-            }
             // Reported in batches: a progress bar costs a lock a call.
             done += 1;
             if done.is_multiple_of(256) {

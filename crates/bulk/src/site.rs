@@ -23,8 +23,6 @@ const SHARDS: usize = 64;
 /// are (so that keys met in the input cannot be chosen to collide), but
 /// about a third as costly a lookup as `std`'s SipHash.
 pub(crate) type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
-/// A set of the same kind.
-type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 /// The site of a robots.txt URL: `scheme://host[:port]`, if the URL is
 /// one of a site's robots.txt (path `/robots.txt`, no query).
@@ -400,46 +398,19 @@ impl Index {
         // followed on the pool's threads, then every origin is put in
         // file order (and, at one capture, the site's own first, then by
         // URL: no two origins of a capture share both).
-        let followed: Vec<((Pos, Origin), Vec<Pos>)> = sites
+        let mut origins: Vec<(Pos, Origin)> = sites
             .into_par_iter()
             .map(|entry| {
                 let captures = entry.count as i32;
                 let Some(redirect) = &entry.redirect else {
-                    let own = Origin { captures, redirect: None };
-                    return ((entry.pos, own), Vec::new());
+                    return (entry.pos, Origin { captures, redirect: None });
                 };
                 let (crawl, url, location) = &**redirect;
-                let mut through = Vec::new();
-                let (pos, how) = follow(
-                    &find,
-                    entry,
-                    crawl,
-                    url,
-                    location.as_deref(),
-                    &mut through,
-                );
-                let origin =
-                    Origin { captures, redirect: Some(Box::new(how)) };
-                ((pos, origin), through)
+                let (pos, how) =
+                    follow(&find, entry, crawl, url, location.as_deref());
+                (pos, Origin { captures, redirect: Some(Box::new(how)) })
             })
             .collect();
-        // A capture of a URL that is not a site's robots.txt stands for a
-        // site only at the end of a chosen redirect (or on its way); the
-        // others are read again only to be reported, with no site.
-        let reached: Set<Pos> = followed
-            .iter()
-            .flat_map(|(_, through)| through)
-            .copied()
-            .collect();
-        let mut origins: Vec<(Pos, Origin)> =
-            followed.into_iter().map(|(o, _)| o).collect();
-        let unreached = shards
-            .iter()
-            .flat_map(|m| m.values())
-            .filter(|e| !e.site && !reached.contains(&e.pos))
-            .map(|e| e.pos);
-        let mut plan_unreached: Vec<Pos> = unreached.collect();
-        plan_unreached.sort_unstable();
         origins.par_sort_by(|(a, x), (b, y)| {
             a.cmp(b).then_with(|| x.sort_key().cmp(&y.sort_key()))
         });
@@ -457,22 +428,6 @@ impl Index {
             }
             by_source.entry(pos.source).or_default().push((pos, here));
         }
-        // The unreached, in file order among the others (no site's
-        // capture is one of them).
-        let mut touched = Vec::new();
-        for pos in plan_unreached {
-            if let Some(c) = kept.remove(&pos) {
-                kept_by_source.entry(pos.source).or_default().insert(pos, c);
-            }
-            by_source.entry(pos.source).or_default().push((pos, Vec::new()));
-            touched.push(pos.source);
-        }
-        touched.dedup();
-        for source in touched {
-            if let Some(todo) = by_source.get_mut(&source) {
-                todo.sort_by_key(|(pos, _)| *pos);
-            }
-        }
         Plan { by_source, kept: kept_by_source }
     }
 }
@@ -485,7 +440,6 @@ fn follow<'a>(
     crawl: &str,
     url: &str,
     mut location: Option<&'a str>,
-    through: &mut Vec<Pos>,
 ) -> (Pos, Followed) {
     let mut followed = Followed {
         crawl: crawl.to_string(),
@@ -504,14 +458,6 @@ fn follow<'a>(
         let next = match redirects.follow(location) {
             Ok(next) => next,
             Err(stop) => {
-                // A target past the limit was led to all the same: its
-                // capture is no stray.
-                if stop == Stop::TooMany {
-                    let target = redirects.target(location);
-                    let found = target
-                        .and_then(|t| find(key(crawl, &normal(t.as_str()).0)));
-                    through.extend(found.map(|e| e.pos));
-                }
                 followed.stop = Some(stop_name(stop));
                 return (entry.pos, followed);
             }
@@ -525,7 +471,6 @@ fn follow<'a>(
             followed.stop = Some("not_captured");
             return (entry.pos, followed);
         };
-        through.push(target.pos);
         match &target.redirect {
             Some(r) => location = r.2.as_deref(),
             None => return (target.pos, followed),

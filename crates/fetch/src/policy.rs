@@ -240,13 +240,6 @@ impl Redirects {
         self.seen.len() - 1
     }
 
-    /// The URL that `location` (the header's value) names from the current
-    /// URL, whether or not [`follow`](Redirects::follow) would follow it;
-    /// `None` for a missing, empty, blank or unusable `Location`.
-    pub fn target(&self, location: Option<&str>) -> Option<Url> {
-        usable(location).and_then(|l| self.current().join(l).ok())
-    }
-
     /// Follows the current URL's redirect to `location` (the header's
     /// value, relative to the current URL), and returns the next URL to
     /// request.
@@ -258,7 +251,9 @@ impl Redirects {
     /// empty reference would name the same URL again, but it names
     /// nothing), or a scheme other than `http(s)`.
     pub fn follow(&mut self, location: Option<&str>) -> Result<Url, Stop> {
-        let next = self.target(location).ok_or(Stop::NoLocation)?;
+        let next = usable(location)
+            .and_then(|l| self.current().join(l).ok())
+            .ok_or(Stop::NoLocation)?;
         if self.seen.contains(&next) {
             return Err(Stop::Loop);
         }
