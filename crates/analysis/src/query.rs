@@ -103,11 +103,16 @@ const GENERIC: &[&str] = &[
     "headlesschrome",
 ];
 
+/// The words of crawlers' names, for a product named without a version.
+const CRAWLER_WORDS: &[&str] =
+    &["bot", "crawl", "spider", "slurp", "archiver", "fetch", "scraper"];
+
 /// Returns the crawler token that a full `User-Agent` header most likely
 /// stands for: a known crawler token that the header names as a product
 /// (the longest if several), else its first product (`Name/version`)
-/// that is not a browser's or platform's, else the product token of the
-/// whole string.
+/// that is not a browser's or platform's, else its first product without
+/// a version, or word of a comment, whose name is a crawler's (`Slurp`
+/// in `Yahoo! Slurp`), else the product token of the whole string.
 ///
 /// The products are those of the header's grammar (RFC 9110 §10.1.5):
 /// each `name/version` (or bare name) between spaces, and each item of a
@@ -126,6 +131,8 @@ const GENERIC: &[&str] = &[
 /// assert_eq!(agent_from_user_agent(ua, ["GPTBot", "Googlebot"]), Some("GPTBot".into()));
 /// assert_eq!(agent_from_user_agent(ua, ["Mozilla", "https", "com"]), Some("GPTBot".into()));
 /// assert_eq!(agent_from_user_agent("FooBot/2.0 (+http://foo)", []), Some("FooBot".into()));
+/// let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
+/// assert_eq!(agent_from_user_agent(slurp, []), Some("Slurp".into()));
 /// ```
 pub fn agent_from_user_agent<'k>(
     header: &str,
@@ -150,8 +157,44 @@ pub fn agent_from_user_agent<'k>(
     if let Some((w, _)) = products.iter().find(|(_, versioned)| *versioned) {
         return Some((*w).to_string());
     }
+    // A crawler named without a version (`Yahoo! Slurp`, `ia_archiver`),
+    // by the words crawlers' names are made of: not any bare word of a
+    // comment (`en-US`, `i686`).
+    let crawlerish = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        CRAWLER_WORDS.iter().any(|c| w.contains(c))
+    };
+    if let Some((w, _)) = products.iter().find(|(w, _)| crawlerish(w)) {
+        return Some((*w).to_string());
+    }
+    if let Some(w) = words(header).find(|w| crawlerish(w)) {
+        let token = robotrules::product_token(w.as_bytes());
+        if !token.is_empty() {
+            return Some(String::from_utf8_lossy(token).into_owned());
+        }
+    }
     let token = robotrules::product_token(header.trim().as_bytes());
     (!token.is_empty()).then(|| String::from_utf8_lossy(token).into_owned())
+}
+
+/// The words of a `User-Agent` header outside its URLs and e-mail
+/// addresses: the runs of letters, digits, `-` and `_` (`Yahoo! Slurp`
+/// gives `Yahoo` and `Slurp`).
+fn words(header: &str) -> impl Iterator<Item = &str> {
+    header
+        .split_ascii_whitespace()
+        .filter(|chunk| {
+            !(chunk.contains("://")
+                || chunk.contains('@')
+                || chunk.starts_with("+")
+                || chunk.starts_with("www."))
+        })
+        .flat_map(|chunk| {
+            chunk.split(|c: char| {
+                !(c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+        })
+        .filter(|w| !w.is_empty())
 }
 
 /// The products of a `User-Agent` header, each as its product token and
@@ -241,8 +284,9 @@ pub fn check_agent<'k>(
 }
 
 /// Checks a URL: a warning if it is neither an absolute URL nor a path,
-/// and one if it has bytes that must be percent-encoded (with the encoded
-/// form as the suggestion).
+/// and one if a crawler would request it otherwise: bytes that must be
+/// percent-encoded, or white space that a URL parser removes (with the
+/// form requested as the suggestion).
 ///
 /// # Example
 ///
@@ -273,8 +317,9 @@ pub fn check_url(url: &str) -> Vec<Warning> {
         out.push(Warning {
             kind: WarningKind::NeedsEncoding,
             message: format!(
-                "\"{}\" has characters that must be percent-encoded (RFC \
-                 3986): a crawler requests {encoded}",
+                "\"{}\" has characters that a URL parser removes or \
+                 percent-encodes (RFC 3986, the WHATWG URL standard): a \
+                 crawler requests {encoded}",
                 escape(url)
             ),
             suggestion: Some(encoded),
@@ -469,20 +514,42 @@ fn is_url_like(url: &str) -> bool {
         })
 }
 
-/// Percent-encodes the bytes of `url` that every URL parser encodes
-/// before a request (RFC 3986, and the WHATWG URL standard's sets for both
-/// path and query): non-ASCII, controls, space, `"`, `<` and `>`. `%` is
-/// kept (the URL may already be encoded), and so is everything else:
-/// characters such as `|` or `{` are sent as they are in a query.
+/// Returns `url` as a crawler requests it: as a URL parser reads it first
+/// (the WHATWG URL standard, as browsers and most HTTP clients do), with
+/// controls and spaces at either end dropped and tabs and line breaks
+/// anywhere removed; then with the bytes that every URL parser encodes
+/// before a request percent-encoded (RFC 3986, and the WHATWG sets for
+/// both path and query): non-ASCII, controls, space, `"`, `<` and `>`.
+/// `%` is kept (the URL may already be encoded), and so is everything
+/// else: characters such as `|` or `{` are sent as they are in a query.
+///
+/// # Example
+///
+/// ```
+/// use robotrules_analysis::percent_encode;
+///
+/// assert_eq!(percent_encode("/caf\u{e9} menu"), "/caf%C3%A9%20menu");
+/// assert_eq!(percent_encode(" /pri\tvate\n"), "/private");
+/// assert_eq!(percent_encode("/plain?q=1"), "/plain?q=1");
+/// ```
 pub fn percent_encode(url: &str) -> Cow<'_, str> {
+    let trimmed = url.trim_matches(|c: char| c <= ' ');
+    let cleaned: Cow<'_, str> = if trimmed.contains(['\t', '\n', '\r']) {
+        Cow::Owned(trimmed.replace(['\t', '\n', '\r'], ""))
+    } else {
+        Cow::Borrowed(trimmed)
+    };
     let needs = |b: u8| {
         b >= 0x80 || b <= 0x20 || b == 0x7F || matches!(b, b'"' | b'<' | b'>')
     };
-    if !url.bytes().any(needs) {
-        return Cow::Borrowed(url);
+    if !cleaned.bytes().any(needs) {
+        return match cleaned {
+            Cow::Borrowed(c) if c.len() == url.len() => Cow::Borrowed(url),
+            c => Cow::Owned(c.into_owned()),
+        };
     }
-    let mut out = String::with_capacity(url.len() + 16);
-    for b in url.bytes() {
+    let mut out = String::with_capacity(cleaned.len() + 16);
+    for b in cleaned.bytes() {
         if needs(b) {
             out.push_str(&format!("%{b:02X}"));
         } else {
@@ -512,12 +579,42 @@ mod tests {
     }
 
     #[test]
+    fn white_space_a_url_parser_removes_is_not_requested() {
+        let robots =
+            robotrules::Robots::parse(b"User-agent: *\nDisallow: /private\n");
+        let allowed = |u: &str| robots.is_allowed("a", u);
+        for url in ["/pri\tvate", "/private ", " /private", "/pri\r\nvate"] {
+            let w: Vec<_> = check_url_against(url, allowed)
+                .into_iter()
+                .filter(|w| w.kind == WarningKind::NeedsEncoding)
+                .collect();
+            assert_eq!(w.len(), 1, "{url:?}");
+            assert_eq!(
+                w[0].suggestion.as_deref(),
+                Some("/private"),
+                "{url:?}"
+            );
+            assert!(w[0].message.ends_with("/private, which is DISALLOWED"));
+        }
+        // A space inside is sent encoded.
+        let w = check_url_against("/pri vate", allowed);
+        assert_eq!(w[0].suggestion.as_deref(), Some("/pri%20vate"));
+        assert!(w[0].message.ends_with(", which is ALLOWED"));
+        assert!(check_url("/private").is_empty());
+    }
+
+    #[test]
     fn user_agents() {
         ua!("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Some("Googlebot"));
         ua!("Googlebot-Image/1.0", Some("Googlebot-Image"));
         ua!("Mozilla/5.0 (compatible; FooCrawler/3; +x)", Some("FooCrawler"));
         ua!("Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/1 Safari/537.36", Some("Mozilla"));
         ua!("", None);
+        // A crawler named without a version, as a product or a comment's
+        // word; a URL's words are not its name.
+        ua!("Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", Some("Slurp"));
+        ua!("ia_archiver (+http://www.alexa.com/site/help/webmasters; crawler@alexa.com)", Some("ia_archiver"));
+        ua!("Mozilla/5.0 (+http://example.com/bot.html)", Some("Mozilla"));
         // Words of URLs and browsers' products are no crawler's name,
         // even when a file names them.
         let ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";

@@ -208,18 +208,40 @@ pub fn fetch_with(url: &str, settings: &Settings) -> anyhow::Result<Fetch> {
 }
 
 /// Reads a robots.txt body from a file, or from standard input for `-`,
-/// as raw bytes.
+/// as raw bytes. A body over [`robotrules::MAX_BODY_LEN`] is said to be
+/// cut, on standard error: the parser reads only that much of it.
 pub fn read_robots(source: &str) -> anyhow::Result<Vec<u8>> {
-    if source == "-" {
+    let body = if source == "-" {
         let mut body = Vec::new();
         io::stdin()
             .lock()
             .read_to_end(&mut body)
             .context("failed to read robots.txt from standard input")?;
-        return Ok(body);
+        body
+    } else {
+        std::fs::read(source)
+            .with_context(|| format!("failed to read file \"{source}\""))?
+    };
+    if let Some(warning) = too_long(source, body.len()) {
+        eprintln!("{warning}");
     }
-    std::fs::read(source)
-        .with_context(|| format!("failed to read file \"{source}\""))
+    Ok(body)
+}
+
+/// The warning for a body of `len` bytes past what the parser reads, if
+/// it is.
+fn too_long(source: &str, len: usize) -> Option<String> {
+    const MIB: usize = 1 << 20;
+    (len > robotrules::MAX_BODY_LEN).then(|| {
+        format!(
+            "robotrules: warning: \"{}\" is {} MiB: only its first {} MiB \
+             are read, and lines past them are ignored (Google's reference \
+             parser reads them all; crawlers read only the first 500 KiB)",
+            escape(source),
+            len.div_ceil(MIB),
+            robotrules::MAX_BODY_LEN / MIB
+        )
+    })
 }
 
 /// Returns true if `source` looks like a URL rather than a path.
@@ -268,5 +290,21 @@ pub fn each_url(
                 each(&String::from_utf8_lossy(line))?;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_past_what_the_parser_reads_is_said_to_be_cut() {
+        let max = robotrules::MAX_BODY_LEN;
+        assert_eq!(too_long("a.txt", max), None);
+        let w = too_long("a.txt", max + 1).unwrap();
+        assert!(
+            w.contains("\"a.txt\" is 257 MiB: only its first 256 MiB"),
+            "{w}"
+        );
     }
 }

@@ -37,7 +37,9 @@ use crate::pattern;
 /// that the matcher allows and disallows; they may hold any byte that no
 /// rule uses, chosen to stand for "anything here". To check a witness as
 /// a URL, put it after a scheme and host (`https://example.com//a`): a
-/// path that starts with `//` alone would read as a host.
+/// path that starts with `//` alone would read as a host. (A witness
+/// starts with `//` only where its form with one `/` was tried first and
+/// gets the other verdict.)
 #[derive(Clone, Debug, Eq, Hash, PartialEq)]
 #[non_exhaustive]
 pub enum Coverage {
@@ -130,20 +132,30 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
     let mut disallowed: Option<Vec<u8>> = None;
     let mut over = false;
     let mut probe = |path: &[u8]| -> bool {
-        let (ok, work) = rules.verdict(path);
-        let slot = if ok { &mut allowed } else { &mut disallowed };
-        if slot.is_none() {
-            *slot = Some(path.to_vec());
-        }
-        match budget.checked_sub(work.max(1)) {
-            Some(left) => *budget = left,
-            None => {
-                *budget = 0;
-                over = true;
+        // A path that starts with `//` reads as a host once put in a URL:
+        // its form with one `/` is tried first, for a witness that can be
+        // checked as it is (`*/video/*` is disallowed at `/video/`).
+        let one_slash =
+            path.strip_prefix(b"/").filter(|p| p.starts_with(b"/"));
+        for path in one_slash.into_iter().chain([path]) {
+            let (ok, work) = rules.verdict(path);
+            let slot = if ok { &mut allowed } else { &mut disallowed };
+            if slot.is_none() {
+                *slot = Some(path.to_vec());
+            }
+            match budget.checked_sub(work.max(1)) {
+                Some(left) => *budget = left,
+                None => {
+                    *budget = 0;
+                    over = true;
+                }
+            }
+            if over || (allowed.is_some() && disallowed.is_some()) {
+                return false;
             }
         }
         // Go on while one kind is missing and there is budget left.
-        !over && (allowed.is_none() || disallowed.is_none())
+        true
     };
     let mut go_on = probe(b"/");
     if go_on {
@@ -357,5 +369,11 @@ mod tests {
         let c = cov(&[(false, "*/x"), (true, "/")]);
         let d = c.disallowed_witness().unwrap();
         assert!(d.starts_with('/'), "{d}");
+        // Not `//video_player/`, which would read as a host in a URL.
+        let c = cov(&[(false, "*/video_player/*")]);
+        assert_eq!(c.disallowed_witness(), Some("/video_player/"));
+        // Where only a `//` path is decided so, it is the witness.
+        let c = cov(&[(false, "//x")]);
+        assert_eq!(c.disallowed_witness(), Some("//x"));
     }
 }
