@@ -251,9 +251,12 @@ impl Redirects {
     /// empty reference would name the same URL again, but it names
     /// nothing), or a scheme other than `http(s)`.
     pub fn follow(&mut self, location: Option<&str>) -> Result<Url, Stop> {
-        let next = usable(location)
+        let mut next = usable(location)
             .and_then(|l| self.current().join(l).ok())
             .ok_or(Stop::NoLocation)?;
+        // A fragment is never sent: `/a#x` and `/a#y` are one request (and
+        // a loop of them is a loop).
+        next.set_fragment(None);
         if self.seen.contains(&next) {
             return Err(Stop::Loop);
         }
@@ -1105,6 +1108,11 @@ mod tests {
         let next = r.follow(Some("https://b.example/x")).unwrap();
         assert_eq!(r.current(), &next);
         assert_eq!(r.follow(Some("http://a/robots.txt")), Err(Stop::Loop));
+        // A fragment is not sent: the URL requested has none, and the same
+        // URL with another fragment is the same request.
+        let next = r.follow(Some("/y#part")).unwrap();
+        assert_eq!(next.as_str(), "https://b.example/y");
+        assert_eq!(r.follow(Some("/x#other")), Err(Stop::Loop));
         assert!(matches!(
             Stop::Loop.outcome(),
             Outcome::Unavailable(Unavailable::RedirectLoop)
