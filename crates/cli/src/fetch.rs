@@ -76,11 +76,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             (fetch.retry_after, &report.retry_after)
         {
             let asked = match retry {
-                // A day at most is waited (a huge value reads as the
-                // largest delay there is).
-                RetryAfter::Delay(d) if d.as_secs() > 86_400 => {
-                    "more than a day".to_string()
-                }
                 RetryAfter::Delay(d) => format!("{} s", d.as_secs()),
                 _ => "a date".to_string(),
             };
