@@ -313,7 +313,12 @@ pub fn check_url(url: &str) -> Vec<Warning> {
             suggestion: None,
         });
     }
-    if let Cow::Owned(encoded) = percent_encode(url) {
+    // (A URL of nothing but white space is no request at all.)
+    let encoded = match percent_encode(url) {
+        Cow::Owned(encoded) if !encoded.is_empty() => Some(encoded),
+        _ => None,
+    };
+    if let Some(encoded) = encoded {
         out.push(Warning {
             kind: WarningKind::NeedsEncoding,
             message: format!(
@@ -601,6 +606,9 @@ mod tests {
         assert_eq!(w[0].suggestion.as_deref(), Some("/pri%20vate"));
         assert!(w[0].message.ends_with(", which is ALLOWED"));
         assert!(check_url("/private").is_empty());
+        // Nothing but white space: no request to name.
+        let w = check_url(" \t ");
+        assert!(w.iter().all(|w| w.kind != WarningKind::NeedsEncoding));
     }
 
     #[test]

@@ -561,6 +561,14 @@ fn rt114_names_what_a_nul_drops() {
     // The span runs from the NUL to the end of the line, in the body.
     assert_eq!((d.line, d.span.clone()), (2, 26..34));
     assert!(d.message.contains("`$ # end`"), "{}", d.message);
+    // A NUL in a comment, or before one, drops nothing that is read.
+    for body in [
+        &b"User-agent: *\n# c\0omment\nDisallow: /c\0# note\n"[..],
+        b"User-agent: *\nDisallow: /c \0 \0 # note\n",
+    ] {
+        let found = lint(body);
+        assert!(found.iter().all(|d| d.code != Code::NulInLine), "{found:?}");
+    }
     // The rule Google reads is `/a`: it matches `/ab`.
     let robots =
         robotrules::Robots::parse(b"User-agent: *\nDisallow: /a\0$\n");

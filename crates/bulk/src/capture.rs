@@ -625,7 +625,9 @@ fn json_error(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let place = format!(" at line {} column {}", e.line(), e.column());
     match text.strip_suffix(&place) {
-        Some(what) => format!("{what}, at byte {} of the line", e.column()),
+        // serde counts columns from 1, and gives 0 at the end of input.
+        Some(what) if e.column() == 0 => format!("{what}, at the line's end"),
+        Some(what) => format!("{what}, at column {} of the line", e.column()),
         None => text,
     }
 }

@@ -641,23 +641,30 @@ impl Fetcher {
             // last line is read only if it ends at the cap.
             let more = promised.is_some_and(|n| raw < n);
             if decoder.body().len() >= cap && more && !decoder.is_ended() {
-                // (A connection that fails after the cap ends nothing that
-                // a crawler reads: the body is cut at the cap all the same.)
-                match tokio::time::timeout(CAP_GRACE, response.chunk()).await {
-                    Ok(Ok(Some(chunk))) => {
-                        raw += chunk.len() as u64;
-                        if decoder.push(&chunk).map_err(broken)?
-                            || decoder.body().len() > cap
-                        {
+                // The grace is one for all the chunks it takes (a chunk
+                // of a compressed body may decode to nothing), and a
+                // connection that fails in it ends nothing that a crawler
+                // reads: the body is cut at the cap all the same.
+                let deadline = tokio::time::Instant::now() + CAP_GRACE;
+                loop {
+                    let next =
+                        tokio::time::timeout_at(deadline, response.chunk());
+                    match next.await {
+                        Ok(Ok(Some(chunk))) => {
+                            if decoder.push(&chunk).map_err(broken)?
+                                || decoder.body().len() > cap
+                            {
+                                break;
+                            }
+                        }
+                        Ok(Ok(None)) => break,
+                        Ok(Err(_)) | Err(_) => {
+                            at_cap = true;
                             break;
                         }
                     }
-                    Ok(Ok(None)) => break,
-                    Ok(Err(_)) | Err(_) => {
-                        at_cap = true;
-                        break;
-                    }
                 }
+                break;
             }
         }
         if decoder.body().len() > cap {

@@ -70,7 +70,7 @@ pub(crate) fn line_too_long(ctx: &mut Ctx<'_>) {
 /// after it: the reference ends the line there, so that text is dropped
 /// (`Disallow: /a\0$` is `Disallow: /a`). NUL padding alone (nothing but
 /// NULs and white space after the first) changes nothing and is left to
-/// RT006.
+/// RT006, and so is a NUL in a comment or before one.
 pub(crate) fn nul_in_line(ctx: &mut Ctx<'_>) {
     if ctx.not_text || !ctx.body().contains(&0) {
         return;
@@ -83,8 +83,11 @@ pub(crate) fn nul_in_line(ctx: &mut Ctx<'_>) {
         let Some(at) = raw.iter().position(|&b| b == 0) else {
             continue;
         };
+        // A NUL in a comment, or before one, drops nothing that is read.
         let dropped = &raw[at..];
-        if dropped.iter().all(|&b| b == 0 || b.is_ascii_whitespace()) {
+        let kept = dropped.iter().filter(|&&b| b != 0);
+        let first = kept.copied().find(|b| !b.is_ascii_whitespace());
+        if raw[..at].contains(&b'#') || matches!(first, None | Some(b'#')) {
             continue;
         }
         ctx.report(Code::NulInLine, n, at..raw.len(), || {
