@@ -43,6 +43,12 @@ def rows(page):
     return page.locator("#results tr")
 
 
+def fetch(page, url):
+    """Fetches a site's robots.txt through the page's form."""
+    page.fill("#fetch-url", url)
+    page.click("#fetch-button")
+
+
 def test_opens_with_the_example_and_its_answers(page, server):
     ready(page, server)
     expect(page.locator("#robots")).to_have_value(re.compile("User-agent: GPTBot"))
@@ -178,8 +184,7 @@ def test_a_file_that_is_not_utf8_is_checked_as_its_bytes(page, server, browser, 
     # So does a fetched file.
     site = RobotsSite(LATIN1)
     try:
-        page.fill("#fetch-url", site.url)
-        page.click("#fetch-button")
+        fetch(page, site.url)
         expect(page.locator("#fetch-report")).to_contain_text("available")
         expect(page.locator("#bytes-note")).to_be_visible()
         expect(rows(page).nth(0)).to_have_attribute("data-verdict", "disallowed")
@@ -192,8 +197,7 @@ def test_fetch_from_a_site_on_loopback(page, server):
     site = RobotsSite("User-agent: *\nDisallow: /secret\n\nUser-agent: CCBot\nDisallow: /\n")
     try:
         ready(page, server)
-        page.fill("#fetch-url", site.url + "/some/page")
-        page.click("#fetch-button")
+        fetch(page, site.url + "/some/page")
         report = page.locator("#fetch-report")
         expect(report).to_be_visible()
         expect(report).to_contain_text("available")
@@ -213,8 +217,7 @@ def test_an_unreachable_site_disallows_everything(page, server):
     site = RobotsSite("busy", status=503)
     try:
         ready(page, server)
-        page.fill("#fetch-url", site.url)
-        page.click("#fetch-button")
+        fetch(page, site.url)
         report = page.locator("#fetch-report")
         expect(report).to_contain_text("unreachable (503)")
         expect(report).to_contain_text("every URL is disallowed")
@@ -246,8 +249,7 @@ def test_an_unavailable_site_allows_everything(page, server):
     site = RobotsSite("gone", status=404)
     try:
         ready(page, server)
-        page.fill("#fetch-url", site.url)
-        page.click("#fetch-button")
+        fetch(page, site.url)
         expect(page.locator("#fetch-report")).to_contain_text("every URL is allowed")
         set_query(page, [site.url + "/private"], ["Googlebot"])
         expect(rows(page).first).to_have_attribute("data-verdict", "allowed")
@@ -278,8 +280,7 @@ def test_the_fetched_robots_txt_is_always_allowed(page, server):
     site = RobotsSite("User-agent: *\nDisallow: /\n")
     try:
         ready(page, server)
-        page.fill("#fetch-url", site.url)
-        page.click("#fetch-button")
+        fetch(page, site.url)
         expect(page.locator("#fetch-report")).to_contain_text("available")
         set_query(page, [site.url + "/robots.txt"], ["FooBot"])
         expect(page.locator("#warnings")).to_contain_text("which crawlers may always fetch")
