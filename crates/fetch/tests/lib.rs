@@ -94,6 +94,8 @@ enum Then {
     Stall,
     /// Waits, writes these bytes, then closes.
     After(Duration, &'static [u8]),
+    /// Writes each piece after its own wait, then closes.
+    Drip(Duration, &'static [&'static [u8]]),
 }
 
 /// A raw TCP server on loopback: for each request, `answer` gets the
@@ -130,6 +132,13 @@ where
                         let _ = socket.flush().await;
                         tokio::time::sleep(wait).await;
                         let _ = socket.write_all(more).await;
+                    }
+                    Then::Drip(wait, pieces) => {
+                        for piece in pieces {
+                            let _ = socket.flush().await;
+                            tokio::time::sleep(wait).await;
+                            let _ = socket.write_all(piece).await;
+                        }
                     }
                 }
             });

@@ -1,6 +1,7 @@
 //! Odd responses at the edges of the rules: a line cut by the cap, a line
-//! that ends at it, a body of exactly the cap with more promised, empty and non-ASCII `Location`
-//! headers, a head with too many fields.
+//! that ends at it, a body of exactly the cap with more promised (plain or
+//! compressed), empty and non-ASCII `Location` headers, a head with too
+//! many fields.
 
 use std::time::{Duration, Instant};
 
@@ -90,6 +91,47 @@ async fn a_line_that_ends_at_the_cap_is_a_rule_however_it_is_sent() {
     .into_bytes();
     answer.extend_from_slice(&body);
     let then = Then::After(Duration::from_millis(300), rest);
+    let addr = raw(move |_| (answer.clone(), then)).await;
+    let f = fetch(addr).await;
+    assert!(f.truncated);
+    match f.outcome {
+        Outcome::Available(robots) => {
+            assert!(!robots.is_allowed("a", "/x"));
+            assert!(robots.is_allowed("a", "/z"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_grace_at_the_cap_outlasts_a_chunk_that_decodes_to_nothing() {
+    // The body of the test above, compressed: everything up to the cap
+    // is sent at once (flushed, so it decodes whole), then the rest in
+    // two pieces 300 ms apart, the first of one byte, which decodes to
+    // nothing. The byte past the cap is still waited for.
+    use std::io::Write as _;
+    let mut body = b"User-agent: *\n".to_vec();
+    body.resize(MAX_BODY - 13, b'#');
+    body.push(b'\n');
+    body.extend_from_slice(b"Disallow: /x");
+    let mut gz =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&body).unwrap();
+    gz.flush().unwrap();
+    let head = gz.get_ref().len();
+    gz.write_all(b"\nDisallow: /z\n").unwrap();
+    let all = gz.finish().unwrap();
+    let (first, rest) = all.split_at(head);
+    let rest: &'static [u8] = Vec::leak(rest.to_vec());
+    let pieces: &'static [&'static [u8]] =
+        Vec::leak(vec![&rest[..1], &rest[1..]]);
+    let mut answer = format!(
+        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        all.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(first);
+    let then = Then::Drip(Duration::from_millis(300), pieces);
     let addr = raw(move |_| (answer.clone(), then)).await;
     let f = fetch(addr).await;
     assert!(f.truncated);
