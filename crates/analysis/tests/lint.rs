@@ -574,3 +574,78 @@ fn rt114_names_what_a_nul_drops() {
         robotrules::Robots::parse(b"User-agent: *\nDisallow: /a\0$\n");
     assert!(!robots.is_allowed("Googlebot", "https://example.com/ab"));
 }
+
+#[test]
+fn rt205_rules_never_decide() {
+    // Small groups drawn from patterns that overlap in every way the
+    // reference ranks (longer wins, allow wins a tie, the earlier line of
+    // a kind, `*`, `$`, the index.html retry): a rule said never to
+    // decide must not be the deciding rule for any path tried.
+    const PATTERNS: [&str; 16] = [
+        "/",
+        "/*",
+        "/d",
+        "/d*",
+        "/d/",
+        "/d/$",
+        "/d/index.html",
+        "/d/index.html*",
+        "/d/index.html$",
+        "/d/index.htm",
+        "/d*/index.html",
+        "/*.html",
+        "/*.html$",
+        "/x",
+        "/x*",
+        "/d/x",
+    ];
+    const PATHS: [&str; 14] = [
+        "/",
+        "/d",
+        "/d/",
+        "/dx/",
+        "/d/index.html",
+        "/d/index.htm",
+        "/d/index.htmlx",
+        "/dx/index.html",
+        "/d/x",
+        "/d/x.html",
+        "/x",
+        "/xy",
+        "/a.html",
+        "/a.htmlx",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut flagged = 0;
+    for _ in 0..20_000 {
+        let mut body = String::from("User-agent: a\n");
+        for _ in 0..2 + next(4) {
+            let kind = if next(2) == 0 { "Allow" } else { "Disallow" };
+            body += &format!("{kind}: {}\n", PATTERNS[next(PATTERNS.len())]);
+        }
+        let never: Vec<u32> = lint(body.as_bytes())
+            .iter()
+            .filter(|d| d.code.id() == "RT205")
+            .map(|d| d.line)
+            .collect();
+        flagged += never.len();
+        let robots = robotrules::Robots::parse(body.as_bytes());
+        let matcher = robots.matcher(&["a"]);
+        for path in PATHS {
+            let url = format!("https://example.com{path}");
+            let decided = matcher.decide(&url).rule().map(|r| r.line());
+            assert!(
+                decided.is_none_or(|line| !never.contains(&line)),
+                "line {decided:?} decides {path} but is reported RT205:\n{body}"
+            );
+        }
+    }
+    // The groups do have shadowed rules: the check above is not empty.
+    assert!(flagged > 5_000, "{flagged}");
+}

@@ -98,6 +98,32 @@ impl<'a> Rule<'a> {
         self.pattern.len()
     }
 
+    /// The directory an `allow` rule also allows through the reference's
+    /// index.html retry, if it has one: `/d/` for `Allow: /d/index.html`.
+    ///
+    /// An allow rule whose last segment starts with `/index.htm` also
+    /// matches exactly its directory when its own pattern does not match,
+    /// with that directory's length plus one as priority: equal for every
+    /// rule of the same directory, so the earliest of them decides there.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use robotrules::Robots;
+    ///
+    /// let robots = Robots::parse(b"user-agent: *\nallow: /d/index.html\ndisallow: /d/index.html\n");
+    /// let mut rules = robots.groups().next().unwrap().rules();
+    /// assert_eq!(rules.next().unwrap().index_directory(), Some("/d/"));
+    /// assert_eq!(rules.next().unwrap().index_directory(), None);
+    /// ```
+    pub fn index_directory(&self) -> Option<&'a str> {
+        if !self.allow {
+            return None;
+        }
+        let keep = pattern::index_fallback(self.pattern)?;
+        self.pattern().get(..keep)
+    }
+
     /// Returns the priority with which this rule matches the URL's path,
     /// or `None` if it does not match.
     ///

@@ -400,26 +400,48 @@ pub(crate) fn shadowed_and_equal_priority(ctx: &mut Ctx<'_>) {
             }
         }
         // For each form, the best rank among its first k rules: the first
-        // rule that beats a rule is where this drops below its rank.
-        let best_so_far: HashMap<&str, Vec<_>> = by_form
+        // rule that beats a rule is where this drops below its rank. The
+        // same among its allows alone, for the index.html retry.
+        let best_so_far: HashMap<&str, (Vec<_>, Vec<_>)> = by_form
             .iter()
             .map(|(form, ids)| {
                 let mut best = Vec::with_capacity(ids.len());
+                let mut best_allow = Vec::with_capacity(ids.len());
                 for &j in ids {
                     let k = rank(&rules[j], j);
                     let b = best.last().map_or(k, |&p| std::cmp::min(p, k));
                     best.push(b);
+                    let a = best_allow.last().copied().flatten();
+                    let a = match rules[j].kind() {
+                        RuleKind::Allow => {
+                            Some(a.map_or(k, |a| std::cmp::min(a, k)))
+                        }
+                        RuleKind::Disallow => a,
+                    };
+                    best_allow.push(a);
                 }
-                (*form, best)
+                (*form, (best, best_allow))
             })
             .collect();
         for (i, r) in rules.iter().enumerate() {
             let form = normal_form(r.pattern());
             let ids = &by_form[form];
-            let best = &best_so_far[form];
+            let (best, best_allow) = &best_so_far[form];
             let mine = rank(r, i);
             let first = best.partition_point(|&b| b >= mine);
-            if let Some(&j) = ids.get(first) {
+            let beater = match r.index_directory() {
+                // An allow's index.html retry also matches its directory,
+                // at a priority equal for every rule of its form, where the
+                // earliest decides: only an earlier allow that beats it
+                // otherwise too beats it everywhere.
+                Some(_) => {
+                    let first = best_allow
+                        .partition_point(|b| b.is_none_or(|b| b >= mine));
+                    ids.get(first).filter(|&&j| j < i)
+                }
+                None => ids.get(first),
+            };
+            if let Some(&j) = beater {
                 shadowed(ctx, r, &rules[j]);
             } else if r.kind() == RuleKind::Disallow {
                 let same_len = allows_by_len
@@ -584,6 +606,17 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /x\nAllow: /x\n", "RT205" @ 2);
         // `/$*` is `/$` literally, `/$` only `/`: both decide.
         lints!(b"User-agent: a\nDisallow: /\nAllow: /$*\nAllow: /$\n", "RT205" @ none);
+    }
+
+    #[test]
+    fn rt205_knows_the_index_html_retry() {
+        // `/d/` is decided by the earliest allow of the form, through its
+        // retry, whatever beats it on the other paths.
+        lints!(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html*\nDisallow: /\n", "RT205" @ none);
+        lints!(b"User-agent: *\nDisallow: /d/index.html*\nAllow: /d/index.html\n", "RT205" @ none);
+        lints!(b"User-agent: *\nAllow: /d/index.html*\nAllow: /d/index.html\n", "RT205" @ 3);
+        lints!(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html\n", "RT205" @ 3);
+        lints!(b"User-agent: *\nDisallow: /d/x.html*\nAllow: /d/x.html\n", "RT205" @ 3);
     }
 
     #[test]
