@@ -100,9 +100,9 @@ pub use crate::lint::{
     lint, lint_robots, lint_with, Code, Diagnostic, Options, Severity,
 };
 pub use crate::query::{
-    agent_from_user_agent, check_agent, check_agents, check_url,
-    check_url_against, other_authority, percent_encode, question_warnings,
-    Check, Warning, WarningKind,
+    agent_for_user_agent, agent_from_user_agent, check_agent, check_agents,
+    check_url, check_url_against, other_authority, percent_encode,
+    question_warnings, Check, Warning, WarningKind,
 };
 pub use crate::rule::RuleRef;
 pub use crate::text::escape;

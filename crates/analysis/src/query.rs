@@ -4,8 +4,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
 
-use robotrules::{Decision, Matcher};
+use robotrules::{Decision, Matcher, Robots};
 
 use crate::limit::FetchLimit;
 use crate::rule::RuleRef;
@@ -140,9 +141,7 @@ pub fn agent_from_user_agent<'k>(
 ) -> Option<String> {
     let products: Vec<(&str, bool)> = products(header)
         .into_iter()
-        .filter(|(name, _)| {
-            !GENERIC.contains(&name.to_ascii_lowercase().as_str())
-        })
+        .filter(|(name, _)| !is_generic(name))
         .collect();
     let mut best: Option<&str> = None;
     for k in known {
@@ -177,66 +176,181 @@ pub fn agent_from_user_agent<'k>(
     (!token.is_empty()).then(|| String::from_utf8_lossy(token).into_owned())
 }
 
+/// Returns the crawler token that a full `User-Agent` header stands for
+/// when checked against `robots`: [`agent_from_user_agent`] with the
+/// product tokens of the file's `user-agent` lines and those of the
+/// built-in catalogue as the known crawlers. Every front end (`robotrules
+/// check --user-agent`, the Python drop-ins) reads a header with it, so
+/// all give one answer.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::Robots;
+/// use robotrules_analysis::agent_for_user_agent;
+///
+/// let robots = Robots::parse(b"User-agent: Sogou web spider\nAllow: /\n\nUser-agent: archive.org_bot\nDisallow: /\n");
+/// let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
+/// assert_eq!(agent_for_user_agent(&robots, sogou), Some("Sogou".into()));
+/// let archive = "Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)";
+/// assert_eq!(agent_for_user_agent(&robots, archive), Some("archive".into()));
+/// ```
+pub fn agent_for_user_agent(robots: &Robots, header: &str) -> Option<String> {
+    static CATALOGUE: OnceLock<Vec<String>> = OnceLock::new();
+    let catalogue = CATALOGUE.get_or_init(|| {
+        let catalogue = crate::Catalogue::builtin();
+        catalogue.crawlers().iter().map(|c| c.token.clone()).collect()
+    });
+    let file: Vec<String> = robots
+        .groups()
+        .flat_map(|g| g.agents())
+        .filter(|a| !a.is_global() && !a.product_token().is_empty())
+        .map(|a| String::from_utf8_lossy(a.product_token()).into_owned())
+        .collect();
+    let known = file.iter().chain(catalogue).map(String::as_str);
+    agent_from_user_agent(header, known)
+}
+
 /// The words of a `User-Agent` header outside its URLs and e-mail
-/// addresses: the runs of letters, digits, `-` and `_` (`Yahoo! Slurp`
-/// gives `Yahoo` and `Slurp`).
+/// addresses: the runs of letters, digits, `-`, `_` and inner `.`
+/// (`Yahoo! Slurp` gives `Yahoo` and `Slurp`, `archive.org_bot` one
+/// word).
 fn words(header: &str) -> impl Iterator<Item = &str> {
     header
         .split_ascii_whitespace()
-        .filter(|chunk| {
-            !(chunk.contains("://")
-                || chunk.contains('@')
-                || chunk.starts_with("+")
-                || chunk.starts_with("www."))
-        })
+        .filter(|chunk| !is_address(chunk))
         .flat_map(|chunk| {
             chunk.split(|c: char| {
-                !(c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             })
         })
+        .map(|w| w.trim_matches('.'))
         .filter(|w| !w.is_empty())
 }
 
 /// The products of a `User-Agent` header, each as its product token and
 /// whether a version follows it: the items between spaces outside
 /// parentheses, and those between `;` or `,` inside them, that are a name
-/// (letters, digits, `-`, `_`), with or without `/version`.
+/// (RFC 9110's token characters), with or without `/version`.
+///
+/// Bare words in a row outside parentheses are one name of several words
+/// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): one
+/// product, named by its first word that is not a browser's or platform's
+/// and versioned if the last word is. Its other words (`web`) are not
+/// products.
 fn products(header: &str) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
+    // The first word that is not generic of the bare words in a row
+    // outside parentheses, since the last product, URL or comment.
+    let mut run: Option<&str> = None;
+    for item in items(header) {
+        match item {
+            Item::Comment(text) => out.extend(product(text)),
+            Item::Top(text) => match product(text) {
+                Some((name, false)) => {
+                    if run.is_none() && !is_generic(name) {
+                        run = Some(name);
+                    }
+                    continue;
+                }
+                Some((name, true)) => {
+                    out.push((run.take().unwrap_or(name), true));
+                    continue;
+                }
+                None => {}
+            },
+            Item::Break => {}
+        }
+        out.extend(run.take().map(|name| (name, false)));
+    }
+    out.extend(run.map(|name| (name, false)));
+    out
+}
+
+/// An item of a `User-Agent` header, for [`products`].
+enum Item<'a> {
+    /// Text between spaces outside parentheses.
+    Top(&'a str),
+    /// Text between `;` or `,` inside parentheses.
+    Comment(&'a str),
+    /// A parenthesis.
+    Break,
+}
+
+/// The items of a `User-Agent` header, in order.
+fn items(header: &str) -> Vec<Item<'_>> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
     for (i, c) in header.bytes().enumerate() {
         let ends = match c {
-            b'(' => {
-                depth += 1;
-                true
-            }
-            b')' => {
-                depth = depth.saturating_sub(1);
-                true
-            }
+            b'(' | b')' => true,
             b';' | b',' => depth > 0,
             c => c.is_ascii_whitespace() && depth == 0,
         };
         if ends {
-            out.extend(product(&header[start..i]));
+            out.extend(item(&header[start..i], depth));
             start = i + 1;
         }
+        match c {
+            b'(' => {
+                depth += 1;
+                out.push(Item::Break);
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                out.push(Item::Break);
+            }
+            _ => {}
+        }
     }
-    out.extend(product(&header[start..]));
+    out.extend(item(&header[start..], depth));
     out
 }
 
+/// The item of `text`, unless it is empty.
+fn item(text: &str, depth: usize) -> Option<Item<'_>> {
+    match (text.trim().is_empty(), depth) {
+        (true, _) => None,
+        (false, 0) => Some(Item::Top(text)),
+        (false, _) => Some(Item::Comment(text)),
+    }
+}
+
+/// Returns true for a browser's or platform's token (`Mozilla`).
+fn is_generic(name: &str) -> bool {
+    GENERIC.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// Returns true for a word of a `User-Agent` header that says where to
+/// read about the crawler: a URL or an e-mail address.
+fn is_address(word: &str) -> bool {
+    word.contains("://")
+        || word.contains('@')
+        || word.starts_with('+')
+        || word.starts_with("www.")
+}
+
 /// One item of a `User-Agent` header as a product: its token and whether
-/// it has a version; `None` if it is not `name` or `name/version`.
+/// it has a version; `None` if it is not `name` or `name/version` (RFC
+/// 9110's token characters, so `archive.org_bot`, whose product token is
+/// `archive`), after any URL or e-mail address that follows it
+/// (`FooBot +https://foo.example/bot`).
 fn product(item: &str) -> Option<(&str, bool)> {
-    let item = item.trim();
+    let mut item = item.trim();
+    while let Some((head, last)) = item.rsplit_once(char::is_whitespace) {
+        if !is_address(last) {
+            break;
+        }
+        item = head.trim_end();
+    }
     let (name, versioned) = match item.split_once('/') {
         Some((name, _)) => (name, true),
         None => (item, false),
     };
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
-    if name.is_empty() || !name.bytes().all(word) {
+    let tchar =
+        |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if name.is_empty() || !name.bytes().all(tchar) {
         return None;
     }
     let token = robotrules::product_token(name.as_bytes());
@@ -645,6 +759,40 @@ mod tests {
         ua!("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Some("Googlebot"));
         ua!("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", Some("Mozilla"));
         ua!("2fast", None);
+    }
+
+    #[test]
+    fn names_of_several_words_and_dotted_names() {
+        // A name of several words counts by its first word, as the file's
+        // `User-agent: Sogou web spider` does; its other words are no
+        // products, even when a file names them (`User-agent: Web
+        // Downloader`).
+        let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
+        ua!(sogou, Some("Sogou"));
+        assert_eq!(
+            agent_from_user_agent(sogou, ["Web"]).as_deref(),
+            Some("Sogou")
+        );
+        assert_eq!(
+            agent_from_user_agent(sogou, ["spider"]).as_deref(),
+            Some("Sogou")
+        );
+        ua!("Screaming Frog SEO Spider/19.0", Some("Screaming"));
+        ua!("Mozilla/5.0 Mobile FooBot/1.0", Some("FooBot"));
+        // A product's token ends at its first byte that is not a letter,
+        // `-` or `_`, as a `user-agent` line's does.
+        ua!("archive.org_bot/3.0", Some("archive"));
+        ua!("Mail.RU_Bot/2.0", Some("Mail"));
+        let archive = "Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)";
+        ua!(archive, Some("archive"));
+        assert_eq!(
+            agent_from_user_agent(archive, ["archive"]).as_deref(),
+            Some("archive")
+        );
+        ua!(
+            "Mozilla/5.0 (compatible; FooBot +https://foo.example/bot)",
+            Some("FooBot")
+        );
     }
 
     #[test]

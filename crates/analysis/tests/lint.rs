@@ -326,11 +326,22 @@ fn rt105_help_keeps_crawlers_names() {
         "write `Googlebot`"
     );
     // A name that goes on: cutting it would not help its crawler.
-    for name in ["MJ12bot", "archive.org_bot", "W3C-checklink", "Mail.RU_Bot"]
-    {
+    for name in [
+        "MJ12bot",
+        "archive.org_bot",
+        "W3C-checklink",
+        "Mail.RU_Bot",
+        "Offline Explorer",
+        "Sogou web spider",
+    ] {
         let h = help(format!("User-agent: {name}\nDisallow: /x\n").as_bytes());
         assert!(!h.starts_with("write"), "{name}: {h}");
         assert!(h.contains(name), "{name}: {h}");
+    }
+    for header in ["Googlebot 2.1", "Googlebot (compatible)", "Foo\t/1.0"] {
+        let h =
+            help(format!("User-agent: {header}\nDisallow: /x\n").as_bytes());
+        assert!(h.starts_with("write `"), "{header}: {h}");
     }
     // A list: a line each.
     assert_eq!(

@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
-    agent_from_user_agent, check_agents, escape, other_authority,
+    agent_for_user_agent, check_agents, escape, other_authority,
     question_warnings, Check, FetchLimit,
 };
 use robotrules_fetch::Authority;
@@ -54,12 +54,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         args.agents
     };
-    let agents = match args.user_agent {
-        false => agents,
-        true => {
-            agents.iter().map(|a| token_of(a)).collect::<Result<_, _>>()?
-        }
-    };
     let urls: Vec<String> = positional.collect();
     if source == "-" && urls.is_empty() {
         bail!("robots.txt and URLs cannot both come from standard input: pass the URLs as arguments");
@@ -71,6 +65,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let (body, fixed) = (effective.body, effective.forced);
     let authority = effective.remote.map(|r| r.fetch.authority.clone());
     let robots = Robots::parse(body);
+    let agents = match args.user_agent {
+        false => agents,
+        true => agents
+            .iter()
+            .map(|a| token_of(a, &robots))
+            .collect::<Result<_, _>>()?,
+    };
     let names: Vec<&str> = agents.iter().map(String::as_str).collect();
     let matcher = robots.matcher(&names);
     let shown = names.join(",");
@@ -158,10 +159,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// The crawler token of a full `User-Agent` header, for --user-agent.
-fn token_of(header: &str) -> anyhow::Result<String> {
-    let catalogue = robotrules_analysis::Catalogue::builtin();
-    let known = catalogue.crawlers().iter().map(|c| c.token.as_str());
-    match agent_from_user_agent(header, known) {
+fn token_of(header: &str, robots: &Robots) -> anyhow::Result<String> {
+    match agent_for_user_agent(robots, header) {
         Some(token) => {
             eprintln!(
                 "robotrules: \"{}\" is checked as the crawler {token:?}",

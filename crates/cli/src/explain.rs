@@ -126,8 +126,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 fn to_text(e: &Explanation, source: &str) -> String {
     let mut s = String::new();
     let who = escape(&e.agents.join(", ")).into_owned();
-    let _ =
-        writeln!(s, "robots.txt  {} ({} lines)", escape(source), e.line_count);
+    let lines = match e.line_count {
+        1 => "1 line".to_string(),
+        n => format!("{n} lines"),
+    };
+    let _ = writeln!(s, "robots.txt  {} ({lines})", escape(source));
     let _ = writeln!(s, "crawler     {who}");
     let _ = writeln!(s, "URL         {}", escape(&e.url));
     let _ = writeln!(s, "path        {}\n", escape(&e.path));

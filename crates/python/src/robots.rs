@@ -167,12 +167,16 @@ impl PyRobots {
 
     /// The crawler name that a full `User-Agent` header stands for in this
     /// file: a product of the header that some `user-agent` line of the
-    /// file names, else the header's first product that is not a
-    /// browser's or platform's (`MyBot` in `Mozilla/5.0 (compatible;
-    /// MyBot/1.0; +https://...)`), else its leading token; `None` if it
-    /// has none. A browser's or platform's product (`Mozilla`) and the
-    /// words of the header's URLs (`https`) never count, even when the
-    /// file names them.
+    /// file or the built-in catalogue names (the longest), else the
+    /// header's first product that is not a browser's or platform's
+    /// (`MyBot` in `Mozilla/5.0 (compatible; MyBot/1.0; +https://...)`),
+    /// else its leading token; `None` if it has none. A browser's or
+    /// platform's product (`Mozilla`) and the words of the header's URLs
+    /// (`https`) never count, even when the file names them. A name of
+    /// several words counts by its first (`Sogou` in `Sogou web
+    /// spider/4.0`), and a product by its product token (`archive` in
+    /// `archive.org_bot`), as the file's lines do. `robotrules check
+    /// --user-agent` reads headers the same way.
     fn agent_for(
         &self,
         user_agent: &Bound<'_, PyAny>,
@@ -340,18 +344,7 @@ impl PyRobots {
     }
 
     pub(crate) fn agent_for_header(&self, header: &str) -> Option<String> {
-        let tokens: Vec<String> = self
-            .robots
-            .groups()
-            .flat_map(|g| g.agents())
-            .filter(|a| !a.is_global())
-            .map(|a| String::from_utf8_lossy(a.product_token()).into_owned())
-            .filter(|t| !t.is_empty())
-            .collect();
-        robotrules_analysis::agent_from_user_agent(
-            header,
-            tokens.iter().map(String::as_str),
-        )
+        robotrules_analysis::agent_for_user_agent(&self.robots, header)
     }
 }
 

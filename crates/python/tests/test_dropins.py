@@ -272,6 +272,40 @@ def test_full_user_agents_name_the_crawler_not_their_words():
         assert not check("https://example.com/private/a", scrapy)
 
 
+def test_user_agents_named_by_several_words_or_dotted_names():
+    # `Sogou web spider/4.0` is the file's `Sogou` (its first word), not
+    # `spider` nor the `Web` of `User-agent: Web Downloader`;
+    # `archive.org_bot` is the file's `archive`, not `org_bot`: on every
+    # drop-in, and as `robotrules check --user-agent` reads them.
+    body = (
+        "User-agent: Sogou web spider\nAllow: /\n\n"
+        "User-agent: Web Downloader\nDisallow: /\n\n"
+        "User-agent: archive.org_bot\nDisallow: /\n\n"
+        "User-agent: Mail.RU_Bot\nDisallow: /\n\n"
+        "User-agent: *\nDisallow: /private\n"
+    )
+    sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)"
+    archive = "Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)"
+    robots = robotrules.Robots.parse(body.encode())
+    assert robots.agent_for(sogou) == "Sogou"
+    assert robots.agent_for(archive) == "archive"
+    assert robots.agent_for("archive.org_bot/3.0") == "archive"
+    assert robots.agent_for("Mail.RU_Bot/2.0") == "Mail"
+    rp = robotrules.RobotFileParser()
+    rp.parse(body.splitlines())
+    protego = robotrules.Protego.parse(body)
+    parser = robotrules.scrapy.RobotRulesParser(body.encode(), None)
+    checks = (
+        rp.can_fetch,
+        lambda ua, url: protego.can_fetch(url, ua),
+        lambda ua, url: parser.allowed(url, ua),
+    )
+    for check in checks:
+        assert check(sogou, "https://example.com/private/a")
+        for ua in (archive, "archive.org_bot/3.0", "Mail.RU_Bot/2.0"):
+            assert not check(ua, "https://example.com/a"), ua
+
+
 def test_user_agents_of_one_crawler_share_its_matcher():
     # A spider that rotates its User-Agent (versions, browser strings)
     # gets one matcher per crawler name, not one per header.

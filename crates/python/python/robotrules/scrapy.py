@@ -7,8 +7,9 @@ with Google's verdicts. Enable it in the project's settings::
 Scrapy passes the request's full ``User-Agent`` header (or
 ``ROBOTSTXT_USER_AGENT``); the crawler name checked is the product token
 it stands for in the file: a product of the header that a ``user-agent``
-line names, else its first product that is not a browser's
-(``MyBot`` in ``Mozilla/5.0 (compatible; MyBot/1.0; +https://...)``).
+line or the built-in catalogue names, else its first product that is not
+a browser's (``MyBot`` in ``Mozilla/5.0 (compatible; MyBot/1.0;
++https://...)``); see ``Robots.agent_for``.
 
 Scrapy's ``RobotsTxtMiddleware`` hands the parser the body of whatever
 response came: RFC 9309's status rules (a 5xx disallows everything) and

@@ -21,7 +21,17 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
         // Binary bytes (NUL padding, say) beside rules that still read.
         let rules: usize =
             ctx.robots.groups().map(|g| g.rules().count()).sum();
-        ctx.report(Code::Binary, 1, whole, || {
+        // Beside rules, on the line of the first such byte.
+        let (line, whole) = match ctx.body().iter().position(|&b| {
+            b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b)
+        }) {
+            Some(at) if rules > 0 => {
+                let line = ctx.lines.line_at(at);
+                (line, ctx.whole(line))
+            }
+            _ => (1, whole),
+        };
+        ctx.report(Code::Binary, line, whole, || {
             let message = if rules == 0 {
                 "the file holds binary data (UTF-16, compressed or an \
                  image), not a robots.txt"
@@ -228,6 +238,10 @@ mod tests {
         lints!(b"U\0s\0e\0r\0-\0a\0g\0e\0n\0t\0", "RT006" @ 1);
         lints!(b"User-agent: *\nDisalow: /x\x1b[31mRED\x1b]0;t\x07\nAllow: /\n", "RT006" @ none);
         lints!(b"User-agent: *\n", "RT006" @ none);
+        // Beside rules, said on the line where the binary bytes start.
+        let mut padded = b"User-agent: *\nDisallow: /a\n".to_vec();
+        padded.resize(600, 0);
+        lints!(&padded, "RT006" @ 3);
     }
 }
 

@@ -63,9 +63,20 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
                     "`{shown}` is matched as `{token}`: only letters, `-` \
                      and `_` count"
                 );
+                // A name of several words (`Offline Explorer`) goes on
+                // after its white space, as `MJ12bot` does after `MJ`.
+                let after_space = rest
+                    .iter()
+                    .find(|b| !matches!(b, b' ' | b'\t'))
+                    .is_some_and(u8::is_ascii_alphabetic);
                 let help = match rest.first() {
                     // A version or a comment after the name: the name is
                     // what every parser matches.
+                    Some(b' ' | b'\t') if after_space => Some(format!(
+                        "Google's parser reads this line as naming \
+                         `{token}`; leave it if it is for `{shown}`, whose \
+                         own parser may read the whole name"
+                    )),
                     Some(b'/' | b' ' | b'\t' | b'(' | b';') => {
                         Some(format!("write `{token}`"))
                     }
@@ -230,6 +241,12 @@ pub(crate) fn allows(rules: &[Rule<'_>], path: &str) -> bool {
 /// the crawler's own (merged) groups. Each crawler name is compared once,
 /// with the `*` disallows in file order, within [`GLOBAL_RULES_BUDGET`]
 /// matches in all.
+///
+/// Escaping them on purpose is no finding: a `*` disallow of the whole
+/// site (`Disallow: /`, the layout that lets in only the crawlers named)
+/// is meant for the others, and a crawler whose groups say only that it
+/// may fetch everything (`Disallow:` or `Allow: /`, as RT202's help
+/// advises) says so.
 pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
     let global: Vec<(u32, [String; 2])> = robots
@@ -240,6 +257,7 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
             r.kind() == RuleKind::Disallow
                 && (r.pattern().starts_with('/')
                     || r.pattern().starts_with('*'))
+                && !super::rules::matches_everything(r.pattern())
         })
         .map(|r| (r.line(), witness(r.pattern())))
         .collect();
@@ -297,6 +315,15 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 budget -= count + affordable * cost;
                 let own: Vec<Rule<'_>> =
                     of.iter().flat_map(|&i| groups[i].rules()).collect();
+                let opens_everything = |r: &Rule<'_>| match r.kind() {
+                    RuleKind::Disallow => r.pattern().is_empty(),
+                    RuleKind::Allow => {
+                        super::rules::matches_everything(r.pattern())
+                    }
+                };
+                if !own.is_empty() && own.iter().all(opens_everything) {
+                    return Vec::new();
+                }
                 global[..affordable]
                     .iter()
                     .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
@@ -472,6 +499,17 @@ mod tests {
         // a group that names `b` too counts for `b`.
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ none);
         lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nDisallow: /\n", "RT204" @ none);
+        // Escaped on purpose: a `*` group that blocks the whole site lets
+        // in the crawlers named; a group that says its crawler may fetch
+        // everything says so.
+        lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nAllow: /\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /\nUser-agent: a\nDisallow: /tmp\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /*\nDisallow: /p\nUser-agent: a\nDisallow: /t\n", "RT204" @ 4);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nDisallow:\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nAllow: /\nDisallow:\n", "RT204" @ none);
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\nAllow: /\nDisallow: /t\n", "RT204" @ 3);
+        // A group with no rules at all is said to escape them.
+        lints!(b"User-agent: *\nDisallow: /p\nUser-agent: a\n", "RT204" @ 3);
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nDisallow: /t\nUser-agent: a\nUser-agent: b\nDisallow: /p\n", "RT204" @ none);
         lints!(b"User-agent: *\nDisallow: /p\nUser-agent: b\nUser-agent: a\nDisallow: /t\nUser-agent: a\nDisallow: /p\n", "RT204" @ 3);
         // Patterns that start with `*` or `//` are paths too.

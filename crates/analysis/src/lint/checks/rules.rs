@@ -33,7 +33,7 @@ fn normal_form(pattern: &str) -> &str {
 
 /// Returns true if the pattern matches every path: `/`, `*`, `/*`, `*$`,
 /// `/*$`…
-fn matches_everything(pattern: &str) -> bool {
+pub(crate) fn matches_everything(pattern: &str) -> bool {
     let open = match pattern.strip_suffix('$') {
         Some(rest) if rest.ends_with('*') => rest,
         Some(_) => return false,
