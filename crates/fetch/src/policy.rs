@@ -111,7 +111,10 @@ pub enum StatusClass {
 /// 400–499) and §2.3.1.4 ("unreachable", 500–599), as Google applies them:
 /// 429 counts as unreachable, and so does any code no rule covers. So
 /// does 407, which the crawler's own proxy sends: it says nothing about
-/// the site.
+/// the site. And so does 304 Not Modified, no redirect (RFC 9110
+/// §15.4.5) but the answer to a conditional request, with no body: it
+/// says to keep the copy the request revalidated, which only the client
+/// that sent it has.
 ///
 /// # Example
 ///
@@ -122,10 +125,12 @@ pub enum StatusClass {
 /// assert_eq!(classify_http(429), StatusClass::Unreachable);
 /// assert_eq!(classify_http(407), StatusClass::Unreachable);
 /// assert_eq!(classify_http(301), StatusClass::Redirect);
+/// assert_eq!(classify_http(304), StatusClass::Unreachable);
 /// ```
 pub fn classify_http(status: u16) -> StatusClass {
     match status {
         200..=299 => StatusClass::Success,
+        304 => StatusClass::Unreachable,
         300..=399 => StatusClass::Redirect,
         // 407 comes from the crawler's own proxy: nothing about the site.
         407 | 429 => StatusClass::Unreachable,
@@ -611,12 +616,23 @@ pub fn lifetime(cache_control: &CacheControl, max: Duration) -> Duration {
         .map_or(max, |max_age| max_age.saturating_sub(age).min(max))
 }
 
+/// HTTP's 304 Not Modified.
+const NOT_MODIFIED: u16 = 304;
+
 /// The outcome of a response to a request for the robots.txt of an
 /// authority with `scheme`: the status code's class, with redirects the
 /// downloader stopped at judged by the [`Redirects`] rules, and a body
 /// parsed (already capped).
 pub fn outcome(scheme: &str, response: &Response) -> Outcome {
     let status = response.status;
+    if status == NOT_MODIFIED && scheme != "ftp" {
+        return Outcome::Unreachable(Unreachable::Broken(
+            "304 Not Modified, which has no body: it answers a conditional \
+             request, and says to keep the copy that request revalidated \
+             (judge that copy's response again)"
+                .to_string(),
+        ));
+    }
     let class = if scheme == "ftp" {
         classify_ftp(status)
     } else {
@@ -1068,6 +1084,23 @@ mod tests {
         http!(599, Unreachable);
         http!(600, Unreachable);
         http!(100, Unreachable);
+        http!(304, Unreachable);
+    }
+
+    #[test]
+    fn not_modified_is_no_redirect() {
+        // With a `Location` or without: the copy it keeps fresh is the
+        // client's, so nothing here is a robots.txt, and it is said why.
+        let response = Response::new(304, Vec::new())
+            .header("Location", "http://h/elsewhere.txt");
+        let f = fetch(response);
+        match &f.outcome {
+            Outcome::Unreachable(Unreachable::Broken(why)) => {
+                assert!(why.starts_with("304 Not Modified"), "{why}");
+                assert!(why.contains("conditional request"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -106,6 +106,11 @@ def test_robotfileparser_parse_forms():
     rp = robotrules.RobotFileParser()
     rp.parse([])
     assert rp.can_fetch("AnyBot", "/anything")
+    # Marked read with no rules, as urllib: everything allowed.
+    for rp in (robotrules.RobotFileParser(), urllib.robotparser.RobotFileParser()):
+        assert not rp.can_fetch("AnyBot", "/anything")
+        rp.modified()
+        assert rp.can_fetch("AnyBot", "/anything")
 
 
 @pytest.mark.parametrize("status, allowed, flags", [

@@ -53,6 +53,15 @@ def test_evaluate_an_unfollowed_redirect_is_unreachable():
     assert (looped.access, looped.outcome) == ("allow-all", "unavailable (redirect loop)")
 
 
+def test_evaluate_not_modified_says_to_keep_the_copy():
+    # A 304 answers a client's conditional request: no redirect, no file;
+    # the outcome says to judge the copy it revalidated.
+    result = policy.evaluate("https://example.com/", 304, {"ETag": '"x"'}, b"")
+    assert result.access == "disallow-all"
+    assert "304 Not Modified" in result.outcome
+    assert "conditional request" in result.outcome
+
+
 def test_evaluate_lifetimes():
     fresh = policy.evaluate("https://e.com/", 200, [("Cache-Control", "max-age=60")], RULES)
     assert fresh.lifetime == 60

@@ -114,5 +114,7 @@ class Protego:
 
     @property
     def preferred_host(self) -> Optional[str]:
-        """The ``host`` directive's value, or None."""
+        """The first valid ``host`` directive's value as written (a host
+        name with a port if any, or an ``http(s)://`` URL of one, as Yandex
+        allows), or None."""
         return self._robots.host

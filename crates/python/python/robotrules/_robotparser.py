@@ -130,7 +130,8 @@ class RobotFileParser:
     ) -> bool:
         """Returns True if the crawler ``useragent`` may fetch ``url``.
 
-        False until the file has been read or parsed, as in urllib.
+        False until the file has been read or parsed, or ``modified()``
+        called, as in urllib (which then knows no rules: True).
         """
         useragent = text(useragent, "useragent")
         url = text(url, "url")
@@ -138,8 +139,10 @@ class RobotFileParser:
             return False
         if self.allow_all:
             return True
-        if not self.last_checked or self._matchers is None:
+        if not self.last_checked:
             return False
+        if self._matchers is None:
+            return True
         return self._matchers.is_allowed(useragent, url)
 
     def crawl_delay(
