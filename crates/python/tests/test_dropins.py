@@ -144,6 +144,28 @@ def test_robotfileparser_read_follows_redirects(site):
     assert rp.site_maps() == ["/s.xml"]
 
 
+def test_robotfileparser_read_says_when_the_body_is_cut(site, caplog):
+    # Over 500 KiB: read up to the limit (RFC 9309), and said so.
+    body = b"User-agent: *\nDisallow: /private\n" + b"# pad\n" * 100_000
+    body += b"Disallow: /late\n"
+    site.routes["/robots.txt"] = (200, {}, body)
+    rp = robotrules.RobotFileParser(site.base + "/robots.txt")
+    with caplog.at_level("WARNING", logger="robotrules"):
+        rp.read()
+    assert rp.fetch_result.truncated and rp.fetch_result.status == 200
+    assert any("over 500 KiB" in r.getMessage() for r in caplog.records)
+    assert not rp.can_fetch("AnyBot", site.base + "/private")
+    assert rp.can_fetch("AnyBot", site.base + "/late")
+    # A body within the limit: no warning.
+    caplog.clear()
+    site.routes["/robots.txt"] = (200, {}, b"User-agent: *\nDisallow: /late\n")
+    with caplog.at_level("WARNING", logger="robotrules"):
+        rp.read()
+    assert not rp.fetch_result.truncated
+    assert not caplog.records
+    assert not rp.can_fetch("AnyBot", site.base + "/late")
+
+
 def test_robotfileparser_read_unreachable():
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

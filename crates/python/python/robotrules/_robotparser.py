@@ -3,6 +3,7 @@ with Google's verdicts (RFC 9309) and RFC 9309's fetch rules."""
 
 from __future__ import annotations
 
+import logging
 import time
 import urllib.parse
 import urllib.request
@@ -13,6 +14,8 @@ from ._agents import Matchers, text
 from ._native import Robots, fetch
 
 __all__ = ["RequestRate", "RobotFileParser"]
+
+logger = logging.getLogger(__name__)
 
 
 def _delay(seconds):
@@ -28,7 +31,9 @@ class RobotFileParser:
     Same methods, and urllib's attributes ``url``, ``host``, ``path``,
     ``last_checked``, ``disallow_all``, ``allow_all`` and ``sitemaps``
     (urllib's parsed ``entries`` are not kept: ``robots`` is the parsed
-    file). The answers are those of Google's reference parser: the
+    file; ``fetch_result`` is what the last ``read()`` of an http(s) or
+    ftp URL came to: its status, outcome, whether the body was cut at
+    500 KiB). The answers are those of Google's reference parser: the
     longest matching rule wins, ``*`` and ``$`` work, groups for the same
     crawler merge. ``read()`` follows RFC 9309: 401 and 403 mean "no
     robots.txt" (allow all) like other 4xx, while 429, 5xx and network
@@ -44,6 +49,7 @@ class RobotFileParser:
         self.last_checked = 0
         self._robots = None
         self._matchers = None
+        self.fetch_result = None
         self.set_url(url)
 
     def mtime(self) -> float:
@@ -79,6 +85,13 @@ class RobotFileParser:
             self.modified()
             return
         result = fetch(self.url)
+        self.fetch_result = result
+        if result.truncated:
+            logger.warning(
+                "%s is over 500 KiB: only its first 500 KiB are read, as "
+                "RFC 9309 allows",
+                result.url,
+            )
         self.disallow_all = result.access == "disallow-all"
         self.allow_all = result.access == "allow-all"
         if result.robots is not None:
