@@ -284,18 +284,40 @@ pub fn each_url(
             Ok(url) => each(url)?,
             Err(_) => {
                 if !warned {
-                    eprintln!("robotrules: warning: URL on input line {number} is not UTF-8; its invalid bytes are shown replaced");
+                    let first = line
+                        .utf8_chunks()
+                        .find_map(|c| c.invalid().first().copied())
+                        .unwrap_or_default();
+                    eprintln!("robotrules: warning: URL on input line {number} is not UTF-8: its bytes that are not UTF-8 are read percent-encoded (`%{first:02X}`), as a crawler requests them");
                     warned = true;
                 }
-                each(&String::from_utf8_lossy(line))?;
+                each(&encode_invalid(line))?;
             }
         }
     }
 }
 
+/// `bytes` as text, each byte of it that is not UTF-8 percent-encoded.
+fn encode_invalid(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_read_encoded() {
+        assert_eq!(encode_invalid(b"/caf\xE9/\xC3\xA9"), "/caf%E9/\u{e9}");
+        assert_eq!(encode_invalid(b"/\xFF\xFE"), "/%FF%FE");
+    }
 
     #[test]
     fn a_body_past_what_the_parser_reads_is_said_to_be_cut() {

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::{robots_file, run, shared, stdout};
+use crate::util::{robots_file, run, shared, stderr, stdout};
 
 #[test]
 fn conformance_cases_through_the_binary() {
@@ -220,4 +220,18 @@ fn control_characters_in_urls_stay_out_of_the_terminal() {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!err.contains('\x1b'), "{err}");
     assert!(err.contains(r#""/a\x1b[31mred\x07" has characters"#), "{err}");
+}
+
+#[test]
+fn a_url_that_is_not_utf8_is_read_percent_encoded() {
+    // A Latin-1 `é` on standard input is the `%E9` a crawler requests,
+    // not a replacement character.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /caf%E9\n");
+    let out = run(&["check", &file, "FooBot"], b"https://e.com/caf\xE9\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        "user-agent 'FooBot' with URI 'https://e.com/caf%E9': DISALLOWED\n"
+    );
+    assert!(stderr(&out).contains("(`%E9`)"), "{}", stderr(&out));
 }

@@ -3,15 +3,11 @@
 
 use serde_json::{json, Value};
 
-use crate::util::{robots_file, run, stdout, Server};
+use crate::util::{robots_file, run, stderr, stdout, Server};
 
 /// A file of the repository's `examples/`.
 fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn json_lines(out: &std::process::Output) -> Vec<Value> {

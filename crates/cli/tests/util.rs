@@ -27,6 +27,10 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
 }
