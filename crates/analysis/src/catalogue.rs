@@ -212,6 +212,15 @@ impl Catalogue {
         Catalogue::from_toml(BUILTIN).unwrap_or_default()
     }
 
+    /// The product tokens of the built-in catalogue, read once.
+    pub(crate) fn builtin_tokens() -> &'static [String] {
+        static TOKENS: OnceLock<Vec<String>> = OnceLock::new();
+        TOKENS.get_or_init(|| {
+            let catalogue = Catalogue::builtin();
+            catalogue.crawlers().iter().map(|c| c.token.clone()).collect()
+        })
+    }
+
     /// A catalogue of the given crawlers.
     ///
     /// # Errors

@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::OnceLock;
 
 use robotrules::{Decision, Matcher, Robots};
 
@@ -102,6 +101,10 @@ const GENERIC: &[&str] = &[
     "cpu",
     "os",
     "headlesschrome",
+    // Words of URLs (`http.rb/2.2.2`, a library, reads as `http`).
+    "http",
+    "https",
+    "www",
 ];
 
 /// The words of crawlers' names, for a product named without a version.
@@ -139,19 +142,28 @@ pub fn agent_from_user_agent<'k>(
     header: &str,
     known: impl IntoIterator<Item = &'k str>,
 ) -> Option<String> {
+    let known: Vec<&str> = known.into_iter().collect();
+    agent_by_tiers(header, &[&known])
+}
+
+/// [`agent_from_user_agent`] with known tokens in tiers: a product that
+/// an earlier tier names wins over one a later tier names.
+fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
     let products: Vec<(&str, bool)> = products(header)
         .into_iter()
         .filter(|(name, _)| !is_generic(name))
         .collect();
-    let mut best: Option<&str> = None;
-    for k in known {
-        let hit = products.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
-        if hit && best.is_none_or(|b| k.len() > b.len()) {
-            best = Some(k);
+    for known in tiers {
+        let mut best: Option<&str> = None;
+        for &k in known.iter() {
+            let hit = products.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
+            if hit && best.is_none_or(|b| k.len() > b.len()) {
+                best = Some(k);
+            }
         }
-    }
-    if let Some(b) = best {
-        return Some(b.to_string());
+        if let Some(b) = best {
+            return Some(b.to_string());
+        }
     }
     if let Some((w, _)) = products.iter().find(|(_, versioned)| *versioned) {
         return Some((*w).to_string());
@@ -178,10 +190,11 @@ pub fn agent_from_user_agent<'k>(
 
 /// Returns the crawler token that a full `User-Agent` header stands for
 /// when checked against `robots`: [`agent_from_user_agent`] with the
-/// product tokens of the file's `user-agent` lines and those of the
-/// built-in catalogue as the known crawlers. Every front end (`robotrules
-/// check --user-agent`, the Python drop-ins) reads a header with it, so
-/// all give one answer.
+/// product tokens of the file's `user-agent` lines as the known crawlers,
+/// then those of the built-in catalogue (a product the file names wins
+/// over one only the catalogue knows). Every front end (`robotrules check
+/// --user-agent`, the Python drop-ins) reads a header with it, so all
+/// give one answer.
 ///
 /// # Example
 ///
@@ -196,19 +209,16 @@ pub fn agent_from_user_agent<'k>(
 /// assert_eq!(agent_for_user_agent(&robots, archive), Some("archive".into()));
 /// ```
 pub fn agent_for_user_agent(robots: &Robots, header: &str) -> Option<String> {
-    static CATALOGUE: OnceLock<Vec<String>> = OnceLock::new();
-    let catalogue = CATALOGUE.get_or_init(|| {
-        let catalogue = crate::Catalogue::builtin();
-        catalogue.crawlers().iter().map(|c| c.token.clone()).collect()
-    });
+    let catalogue = crate::Catalogue::builtin_tokens();
     let file: Vec<String> = robots
         .groups()
         .flat_map(|g| g.agents())
         .filter(|a| !a.is_global() && !a.product_token().is_empty())
         .map(|a| String::from_utf8_lossy(a.product_token()).into_owned())
         .collect();
-    let known = file.iter().chain(catalogue).map(String::as_str);
-    agent_from_user_agent(header, known)
+    let file: Vec<&str> = file.iter().map(String::as_str).collect();
+    let catalogue: Vec<&str> = catalogue.iter().map(String::as_str).collect();
+    agent_by_tiers(header, &[&file, &catalogue])
 }
 
 /// The words of a `User-Agent` header outside its URLs and e-mail
@@ -233,37 +243,29 @@ fn words(header: &str) -> impl Iterator<Item = &str> {
 /// parentheses, and those between `;` or `,` inside them, that are a name
 /// (RFC 9110's token characters), with or without `/version`.
 ///
-/// Bare words in a row outside parentheses are one name of several words
-/// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): one
-/// product, named by its first word that is not a browser's or platform's
-/// and versioned if the last word is. Its other words (`web`) are not
-/// products.
+/// Bare words in a row outside parentheses are a name of several words
+/// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): only the
+/// first is a product, with the last if it has a version; `web` is none.
 fn products(header: &str) -> Vec<(&str, bool)> {
     let mut out = Vec::new();
-    // The first word that is not generic of the bare words in a row
-    // outside parentheses, since the last product, URL or comment.
-    let mut run: Option<&str> = None;
+    // Whether the item before was a bare word outside parentheses.
+    let mut after_bare = false;
     for item in items(header) {
-        match item {
-            Item::Comment(text) => out.extend(product(text)),
-            Item::Top(text) => match product(text) {
-                Some((name, false)) => {
-                    if run.is_none() && !is_generic(name) {
-                        run = Some(name);
-                    }
-                    continue;
-                }
-                Some((name, true)) => {
-                    out.push((run.take().unwrap_or(name), true));
-                    continue;
-                }
-                None => {}
-            },
-            Item::Break => {}
+        let (text, top) = match item {
+            Item::Top(text) => (text, true),
+            Item::Comment(text) => (text, false),
+            Item::Break => {
+                after_bare = false;
+                continue;
+            }
+        };
+        let product = product(text);
+        let bare = top && matches!(product, Some((_, false)));
+        if !(bare && after_bare) {
+            out.extend(product);
         }
-        out.extend(run.take().map(|name| (name, false)));
+        after_bare = bare;
     }
-    out.extend(run.map(|name| (name, false)));
     out
 }
 
@@ -332,29 +334,32 @@ fn is_address(word: &str) -> bool {
 }
 
 /// One item of a `User-Agent` header as a product: its token and whether
-/// it has a version; `None` if it is not `name` or `name/version` (RFC
-/// 9110's token characters, so `archive.org_bot`, whose product token is
-/// `archive`), after any URL or e-mail address that follows it
-/// (`FooBot +https://foo.example/bot`).
+/// it has a version; `None` if it is not `name` or `name/version` in RFC
+/// 9110's token characters. A name with a dot is one only with a version
+/// that starts with a digit (`archive.org_bot/3.0`, whose product token
+/// is `archive`, as a `user-agent` line's is), not a host and a path
+/// (`similartech.com/smtbot`); nor is a URL or e-mail address.
 fn product(item: &str) -> Option<(&str, bool)> {
-    let mut item = item.trim();
-    while let Some((head, last)) = item.rsplit_once(char::is_whitespace) {
-        if !is_address(last) {
-            break;
-        }
-        item = head.trim_end();
-    }
-    let (name, versioned) = match item.split_once('/') {
-        Some((name, _)) => (name, true),
-        None => (item, false),
+    let item = item.trim();
+    let (name, version) = match item.split_once('/') {
+        Some((name, version)) => (name, Some(version)),
+        None => (item, None),
     };
+    if is_address(name) {
+        return None;
+    }
     let tchar =
         |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
     if name.is_empty() || !name.bytes().all(tchar) {
         return None;
     }
+    let numbered =
+        version.is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()));
+    if name.contains('.') && !numbered {
+        return None;
+    }
     let token = robotrules::product_token(name.as_bytes());
-    (!token.is_empty()).then(|| (&name[..token.len()], versioned))
+    (!token.is_empty()).then(|| (&name[..token.len()], version.is_some()))
 }
 
 /// Checks a crawler name: a warning if it is not a product token, with
@@ -763,21 +768,36 @@ mod tests {
 
     #[test]
     fn names_of_several_words_and_dotted_names() {
-        // A name of several words counts by its first word, as the file's
-        // `User-agent: Sogou web spider` does; its other words are no
-        // products, even when a file names them (`User-agent: Web
-        // Downloader`).
+        // Of a name of several words, the first word is a product, and
+        // the last if it has a version; the others (`web`) are none, even
+        // when a file names them (`User-agent: Web Downloader`).
         let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
-        ua!(sogou, Some("Sogou"));
+        ua!(sogou, Some("spider"));
+        let known =
+            |k: &[&str]| agent_from_user_agent(sogou, k.iter().copied());
+        assert_eq!(known(&["Web"]).as_deref(), Some("spider"));
+        assert_eq!(known(&["Sogou"]).as_deref(), Some("Sogou"));
+        let frog = "Screaming Frog SEO Spider/19.0";
+        ua!(frog, Some("Spider"));
         assert_eq!(
-            agent_from_user_agent(sogou, ["Web"]).as_deref(),
-            Some("Sogou")
+            agent_from_user_agent(frog, ["Screaming"]).as_deref(),
+            Some("Screaming")
         );
         assert_eq!(
-            agent_from_user_agent(sogou, ["spider"]).as_deref(),
-            Some("Sogou")
+            agent_from_user_agent(frog, ["SEO"]).as_deref(),
+            Some("Spider")
         );
-        ua!("Screaming Frog SEO Spider/19.0", Some("Screaming"));
+        // A product after a word is a product all the same.
+        ua!(
+            "ArchiveTeam ArchiveBot/20170106.02 (wpull 2.0.2)",
+            Some("ArchiveBot")
+        );
+        ua!("Facebot Twitterbot/1.0", Some("Twitterbot"));
+        assert_eq!(
+            agent_from_user_agent("Facebot Twitterbot/1.0", ["Facebot"])
+                .as_deref(),
+            Some("Facebot")
+        );
         ua!("Mozilla/5.0 Mobile FooBot/1.0", Some("FooBot"));
         // A product's token ends at its first byte that is not a letter,
         // `-` or `_`, as a `user-agent` line's does.
@@ -789,9 +809,39 @@ mod tests {
             agent_from_user_agent(archive, ["archive"]).as_deref(),
             Some("archive")
         );
+        // Hosts and paths are no products.
+        ua!("MLBot (www.metadatalabs.com/mlbot)", Some("MLBot"));
+        ua!("SMTBot (similartech.com/smtbot)", Some("SMTBot"));
+        ua!("Owler (ows.eu/owler)", Some("Owler"));
+        ua!("http.rb/2.2.2 (Mastodon/1.5.1; +https://example-masto-instance.org/)", Some("Mastodon"));
+        // A version may be followed by anything.
         ua!(
-            "Mozilla/5.0 (compatible; FooBot +https://foo.example/bot)",
-            Some("FooBot")
+            "Mozilla/5.0 (compatible; heritrix/1.14.3 +http://archive.org)",
+            Some("heritrix")
+        );
+        ua!("Mozilla/5.0 Chrome/110.0.0.0 Safari/537.36 nyt_scraping/scraping@nytimes.com", Some("nyt_scraping"));
+        ua!("Mozilla/5.0 (compatible; MegaIndex.ru/2.0; +http://megaindex.com/crawler)", Some("MegaIndex"));
+        // Nor is a name followed by a URL in a comment.
+        let linkedin = "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)";
+        let known = ["LinkedInBot", "Apache-HttpClient"];
+        assert_eq!(
+            agent_from_user_agent(linkedin, known).as_deref(),
+            Some("LinkedInBot")
+        );
+    }
+
+    #[test]
+    fn the_file_s_names_before_the_catalogue_s() {
+        let robots = Robots::parse(b"User-agent: Twitterbot\nAllow: /\n");
+        let ua = "facebookexternalhit/1.1 Twitterbot/1.0";
+        assert_eq!(
+            agent_for_user_agent(&robots, ua).as_deref(),
+            Some("Twitterbot")
+        );
+        let robots = Robots::parse(b"User-agent: *\nAllow: /\n");
+        assert_eq!(
+            agent_for_user_agent(&robots, ua).as_deref(),
+            Some("facebookexternalhit")
         );
     }
 

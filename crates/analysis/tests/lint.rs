@@ -344,10 +344,13 @@ fn rt105_help_keeps_crawlers_names() {
         assert!(h.starts_with("write `"), "{header}: {h}");
     }
     // A list: a line each.
-    assert_eq!(
-        help(b"User-agent: Googlebot, Bingbot\nDisallow: /x\n"),
-        "write one `user-agent` line per crawler"
-    );
+    for list in ["Googlebot, Bingbot", "GPTBot ClaudeBot CCBot"] {
+        assert_eq!(
+            help(format!("User-agent: {list}\nDisallow: /x\n").as_bytes()),
+            "write one `user-agent` line per crawler",
+            "{list}"
+        );
+    }
     // No name the reference reads: never the advice to write `*`.
     let h = help(b"User-agent: 360Spider\nDisallow: /\n");
     assert!(!h.contains("write `*`"), "{h}");

@@ -167,16 +167,16 @@ impl PyRobots {
 
     /// The crawler name that a full `User-Agent` header stands for in this
     /// file: a product of the header that some `user-agent` line of the
-    /// file or the built-in catalogue names (the longest), else the
-    /// header's first product that is not a browser's or platform's
-    /// (`MyBot` in `Mozilla/5.0 (compatible; MyBot/1.0; +https://...)`),
-    /// else its leading token; `None` if it has none. A browser's or
-    /// platform's product (`Mozilla`) and the words of the header's URLs
-    /// (`https`) never count, even when the file names them. A name of
-    /// several words counts by its first (`Sogou` in `Sogou web
-    /// spider/4.0`), and a product by its product token (`archive` in
-    /// `archive.org_bot`), as the file's lines do. `robotrules check
-    /// --user-agent` reads headers the same way.
+    /// file names (the longest), else one the built-in catalogue names,
+    /// else the header's first product that is not a browser's or
+    /// platform's (`MyBot` in `Mozilla/5.0 (compatible; MyBot/1.0;
+    /// +https://...)`), else its leading token; `None` if it has none. A
+    /// browser's or platform's product (`Mozilla`) and the words of the
+    /// header's URLs (`https`) never count, even when the file names them;
+    /// nor do the middle words of a name of several words (`web` in `Sogou
+    /// web spider/4.0`). A product counts by its product token (`archive`
+    /// for `archive.org_bot/3.0`), as the file's lines do. `robotrules
+    /// check --user-agent` reads headers the same way.
     fn agent_for(
         &self,
         user_agent: &Bound<'_, PyAny>,

@@ -64,12 +64,24 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
                      and `_` count"
                 );
                 // A name of several words (`Offline Explorer`) goes on
-                // after its white space, as `MJ12bot` does after `MJ`.
+                // after its white space, as `MJ12bot` does after `MJ`;
+                // unless its words are crawlers' names (`GPTBot CCBot`).
                 let after_space = rest
                     .iter()
                     .find(|b| !matches!(b, b' ' | b'\t'))
                     .is_some_and(u8::is_ascii_alphabetic);
+                let list = rest
+                    .split(|b| b.is_ascii_whitespace())
+                    .map(robotrules::product_token)
+                    .any(|w| {
+                        crate::Catalogue::builtin_tokens()
+                            .iter()
+                            .any(|t| t.as_bytes().eq_ignore_ascii_case(w))
+                    });
                 let help = match rest.first() {
+                    Some(b' ' | b'\t') if list => Some(
+                        "write one `user-agent` line per crawler".to_string(),
+                    ),
                     // A version or a comment after the name: the name is
                     // what every parser matches.
                     Some(b' ' | b'\t') if after_space => Some(format!(

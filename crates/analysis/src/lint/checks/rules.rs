@@ -400,64 +400,89 @@ pub(crate) fn shadowed_and_equal_priority(ctx: &mut Ctx<'_>) {
             }
         }
         // For each form, the best rank among its first k rules: the first
-        // rule that beats a rule is where this drops below its rank. The
-        // same among its allows alone, for the index.html retry.
-        let best_so_far: HashMap<&str, (Vec<_>, Vec<_>)> = by_form
+        // rule that beats a rule is where this drops below its rank.
+        let best_so_far: HashMap<&str, Vec<_>> = by_form
             .iter()
             .map(|(form, ids)| {
                 let mut best = Vec::with_capacity(ids.len());
-                let mut best_allow = Vec::with_capacity(ids.len());
                 for &j in ids {
                     let k = rank(&rules[j], j);
                     let b = best.last().map_or(k, |&p| std::cmp::min(p, k));
                     best.push(b);
-                    let a = best_allow.last().copied().flatten();
-                    let a = match rules[j].kind() {
-                        RuleKind::Allow => {
-                            Some(a.map_or(k, |a| std::cmp::min(a, k)))
-                        }
-                        RuleKind::Disallow => a,
-                    };
-                    best_allow.push(a);
                 }
-                (*form, (best, best_allow))
+                (*form, best)
             })
             .collect();
         for (i, r) in rules.iter().enumerate() {
             let form = normal_form(r.pattern());
             let ids = &by_form[form];
-            let (best, best_allow) = &best_so_far[form];
+            let best = &best_so_far[form];
             let mine = rank(r, i);
             let first = best.partition_point(|&b| b >= mine);
-            let beater = match r.index_directory() {
-                // An allow's index.html retry also matches its directory,
-                // at a priority equal for every rule of its form, where the
-                // earliest decides: only an earlier allow that beats it
-                // otherwise too beats it everywhere.
-                Some(_) => {
-                    let first = best_allow
-                        .partition_point(|b| b.is_none_or(|b| b >= mine));
-                    ids.get(first).filter(|&&j| j < i)
+            let Some(&j) = ids.get(first) else {
+                if r.kind() == RuleKind::Disallow {
+                    let same_len = allows_by_len
+                        .get(&r.pattern().len())
+                        .map_or(&[][..], Vec::as_slice);
+                    let candidates = same_len.len().min(64).min(budget);
+                    budget -= candidates;
+                    let tie = same_len[..candidates]
+                        .iter()
+                        .map(|&j| &rules[j])
+                        .find(|q| ties(q, r));
+                    if let Some(q) = tie {
+                        equal_priority(ctx, r, q);
+                    }
                 }
-                None => ids.get(first),
+                continue;
             };
-            if let Some(&j) = beater {
-                shadowed(ctx, r, &rules[j]);
-            } else if r.kind() == RuleKind::Disallow {
-                let same_len = allows_by_len
-                    .get(&r.pattern().len())
-                    .map_or(&[][..], Vec::as_slice);
-                let candidates = same_len.len().min(64).min(budget);
-                budget -= candidates;
-                let tie = same_len[..candidates]
-                    .iter()
-                    .map(|&j| &rules[j])
-                    .find(|q| ties(q, r));
-                if let Some(q) = tie {
-                    equal_priority(ctx, r, q);
+            match r.index_directory() {
+                // An allow's index.html retry also matches its directory,
+                // at a priority equal for every allow of its form: the
+                // earliest of them decides there, and beats it only if it
+                // comes first.
+                Some(dir) => {
+                    let earliest = ids
+                        .iter()
+                        .copied()
+                        .find(|&k| rules[k].kind() == RuleKind::Allow);
+                    if let Some(k) = earliest.filter(|&k| k < i) {
+                        shadowed_with_retry(ctx, r, &rules[j], &rules[k], dir);
+                    }
                 }
+                None => shadowed(ctx, r, &rules[j]),
             }
         }
+    }
+}
+
+/// Reports RT205 for an allow with an index.html retry: `q` beats it on
+/// the paths it matches itself, `k` on its directory.
+fn shadowed_with_retry(
+    ctx: &mut Ctx<'_>,
+    r: &Rule<'_>,
+    q: &Rule<'_>,
+    k: &Rule<'_>,
+    dir: &str,
+) {
+    if q.line() == k.line() {
+        return shadowed(ctx, r, q);
+    }
+    let n = r.line();
+    let span = ctx.value(n);
+    if let Some(d) = ctx.report(Code::ShadowedRule, n, span, || {
+        (
+            format!(
+                "this rule never decides: it is always beaten by line {}, \
+                 and by line {} on `{dir}`, which it also matches (Google's \
+                 index.html rule)",
+                q.line(),
+                k.line()
+            ),
+            Some(Code::ShadowedRule.help().into()),
+        )
+    }) {
+        d.related = vec![q.line(), k.line()];
     }
 }
 
@@ -617,6 +642,14 @@ mod tests {
         lints!(b"User-agent: *\nAllow: /d/index.html*\nAllow: /d/index.html\n", "RT205" @ 3);
         lints!(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html\n", "RT205" @ 3);
         lints!(b"User-agent: *\nDisallow: /d/x.html*\nAllow: /d/x.html\n", "RT205" @ 3);
+        // Beaten on its own paths by one rule and on `/d/` by another.
+        lints!(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html*\nAllow: /d/index.html**\n", "RT205" @ 3);
+        lints!(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html*\nDisallow: /d/index.html**\n", "RT205" @ 3);
+        let found = crate::lint(b"User-agent: *\nAllow: /d/index.html\nAllow: /d/index.html*\nDisallow: /d/index.html**\n");
+        let d = found.iter().find(|d| d.code == crate::Code::ShadowedRule);
+        let d = d.unwrap();
+        assert_eq!(d.related, [4, 2]);
+        assert!(d.message.contains("by line 2 on `/d/`"), "{}", d.message);
     }
 
     #[test]
