@@ -1,11 +1,13 @@
 //! Any bytes are linted, explained and audited without a panic, with
-//! bounded output that is safe to print.
+//! bounded output that is safe to print; a User-Agent header made of
+//! them names a valid product token or none.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use robotrules::Robots;
 use robotrules_analysis::{
-    audit_file, explain, lint_robots, Catalogue, MAX_MATCHES,
+    agent_for_user_agent, audit_file, explain, lint_robots, Catalogue,
+    MAX_MATCHES,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -27,4 +29,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(!q.text.chars().any(char::is_control));
     }
     let _ = audit_file(&robots, data, &Catalogue::builtin());
+    // The input's first line as a User-Agent header: a crawler name, if
+    // any, is a product token the reference can match.
+    let header = url.lines().next().unwrap_or("");
+    if let Some(name) = agent_for_user_agent(&robots, header) {
+        assert!(robotrules::is_valid_agent(&name), "{header:?}: {name:?}");
+    }
 });

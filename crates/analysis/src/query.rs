@@ -3,6 +3,7 @@
 //! reference's; these say when it is likely not the one that was meant.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 
 use robotrules::{Decision, Matcher, Robots};
@@ -113,10 +114,13 @@ const CRAWLER_WORDS: &[&str] =
 
 /// Returns the crawler token that a full `User-Agent` header most likely
 /// stands for: a known crawler token that the header names as a product
-/// (the longest if several), else its first product (`Name/version`)
-/// that is not a browser's or platform's, else its first product without
-/// a version, or word of a comment, whose name is a crawler's (`Slurp`
-/// in `Yahoo! Slurp`), else the product token of the whole string.
+/// outside comments or with a version (the first if several: RFC 9110
+/// lists products by significance), else its first product
+/// (`Name/version`) that is not a browser's or platform's, else a known
+/// token a comment names without a version, else its first product
+/// without a version, or word of a comment, whose name is a crawler's
+/// (`Slurp` in `Yahoo! Slurp`), else the product token of the whole
+/// string.
 ///
 /// The products are those of the header's grammar (RFC 9110 §10.1.5):
 /// each `name/version` (or bare name) between spaces, and each item of a
@@ -146,27 +150,38 @@ pub fn agent_from_user_agent<'k>(
     agent_by_tiers(header, &[&known])
 }
 
-/// [`agent_from_user_agent`] with known tokens in tiers: a product that
-/// an earlier tier names wins over one a later tier names.
+/// [`agent_from_user_agent`] with known tokens in tiers: of the products
+/// outside comments or with a version, the first (RFC 9110 lists them by
+/// significance) that an earlier tier names wins over one a later tier
+/// names, and any over a comment's bare words (`SomeBot`, or `News`,
+/// `en-US`), of which one a later tier names comes first (the
+/// catalogue's names are crawlers', a file's may be any word).
 fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
-    let products: Vec<(&str, bool)> = products(header)
-        .into_iter()
-        .filter(|(name, _)| !is_generic(name))
+    let products: Vec<Product<'_>> =
+        products(header).into_iter().filter(|p| !is_generic(p.name)).collect();
+    let tiers: Vec<HashMap<String, &str>> = tiers
+        .iter()
+        .map(|known| {
+            known.iter().rev().map(|k| (k.to_ascii_lowercase(), *k)).collect()
+        })
         .collect();
-    for known in tiers {
-        let mut best: Option<&str> = None;
-        for &k in known.iter() {
-            let hit = products.iter().any(|(w, _)| w.eq_ignore_ascii_case(k));
-            if hit && best.is_none_or(|b| k.len() > b.len()) {
-                best = Some(k);
-            }
-        }
-        if let Some(b) = best {
-            return Some(b.to_string());
-        }
+    let first = |known: &HashMap<String, &str>, strong: bool| {
+        products
+            .iter()
+            .filter(|p| p.is_strong() == strong)
+            .find_map(|p| known.get(&p.name.to_ascii_lowercase()))
+            .map(|k| k.to_string())
+    };
+    if let Some(found) = tiers.iter().find_map(|known| first(known, true)) {
+        return Some(found);
     }
-    if let Some((w, _)) = products.iter().find(|(_, versioned)| *versioned) {
-        return Some((*w).to_string());
+    if let Some(p) = products.iter().find(|p| p.versioned) {
+        return Some(p.name.to_string());
+    }
+    if let Some(found) =
+        tiers.iter().rev().find_map(|known| first(known, false))
+    {
+        return Some(found);
     }
     // A crawler named without a version (`Yahoo! Slurp`, `ia_archiver`),
     // by the words crawlers' names are made of: not any bare word of a
@@ -175,8 +190,8 @@ fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
         let w = w.to_ascii_lowercase();
         CRAWLER_WORDS.iter().any(|c| w.contains(c))
     };
-    if let Some((w, _)) = products.iter().find(|(w, _)| crawlerish(w)) {
-        return Some((*w).to_string());
+    if let Some(p) = products.iter().find(|p| crawlerish(p.name)) {
+        return Some(p.name.to_string());
     }
     if let Some(w) = words(header).find(|w| crawlerish(w)) {
         let token = robotrules::product_token(w.as_bytes());
@@ -190,11 +205,14 @@ fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
 
 /// Returns the crawler token that a full `User-Agent` header stands for
 /// when checked against `robots`: [`agent_from_user_agent`] with the
-/// product tokens of the file's `user-agent` lines as the known crawlers,
-/// then those of the built-in catalogue (a product the file names wins
-/// over one only the catalogue knows). Every front end (`robotrules check
-/// --user-agent`, the Python drop-ins) reads a header with it, so all
-/// give one answer.
+/// product tokens of the file's `user-agent` lines and those of the
+/// built-in catalogue as the known crawlers. Of the header's products with
+/// a version, one the file names wins over one only the catalogue knows;
+/// of those without (a comment's bare words), a crawler of the catalogue
+/// wins over a word the file names (`News` in `(compatible;
+/// AhrefsBot/6.1; News)` is no crawler). Every front end (`robotrules
+/// check --user-agent`, the Python drop-ins) reads a header with it, so
+/// all give one answer.
 ///
 /// # Example
 ///
@@ -246,27 +264,49 @@ fn words(header: &str) -> impl Iterator<Item = &str> {
 /// Bare words in a row outside parentheses are a name of several words
 /// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): only the
 /// first is a product, with the last if it has a version; `web` is none.
-fn products(header: &str) -> Vec<(&str, bool)> {
+fn products(header: &str) -> Vec<Product<'_>> {
     let mut out = Vec::new();
     // Whether the item before was a bare word outside parentheses.
     let mut after_bare = false;
     for item in items(header) {
-        let (text, top) = match item {
-            Item::Top(text) => (text, true),
-            Item::Comment(text) => (text, false),
+        let (text, comment) = match item {
+            Item::Top(text) => (text, false),
+            Item::Comment(text) => (text, true),
             Item::Break => {
                 after_bare = false;
                 continue;
             }
         };
-        let product = product(text);
-        let bare = top && matches!(product, Some((_, false)));
+        let Some((name, versioned)) = product(text) else {
+            after_bare = false;
+            continue;
+        };
+        let bare = !comment && !versioned;
+        // A middle word of a name of several words is none.
         if !(bare && after_bare) {
-            out.extend(product);
+            out.push(Product { name, versioned, comment });
         }
         after_bare = bare;
     }
     out
+}
+
+/// A product of a `User-Agent` header, for [`agent_from_user_agent`].
+struct Product<'a> {
+    /// Its product token.
+    name: &'a str,
+    /// Whether a version follows it.
+    versioned: bool,
+    /// Whether it is an item of a comment.
+    comment: bool,
+}
+
+impl Product<'_> {
+    /// Returns true if it names the software: outside comments, or with
+    /// a version; not a comment's bare word.
+    fn is_strong(&self) -> bool {
+        !self.comment || self.versioned
+    }
 }
 
 /// An item of a `User-Agent` header, for [`products`].
@@ -832,16 +872,51 @@ mod tests {
 
     #[test]
     fn the_file_s_names_before_the_catalogue_s() {
-        let robots = Robots::parse(b"User-agent: Twitterbot\nAllow: /\n");
+        let of = |body: &[u8], ua: &str| {
+            agent_for_user_agent(&Robots::parse(body), ua)
+        };
         let ua = "facebookexternalhit/1.1 Twitterbot/1.0";
         assert_eq!(
-            agent_for_user_agent(&robots, ua).as_deref(),
+            of(b"User-agent: Twitterbot\nAllow: /\n", ua).as_deref(),
             Some("Twitterbot")
         );
-        let robots = Robots::parse(b"User-agent: *\nAllow: /\n");
         assert_eq!(
-            agent_for_user_agent(&robots, ua).as_deref(),
+            of(b"User-agent: *\nAllow: /\n", ua).as_deref(),
             Some("facebookexternalhit")
+        );
+        // A crawler with a version before a bare word of a comment that
+        // a file names (`News`, `en-US`).
+        let ahrefs = "Mozilla/5.0 (compatible; AhrefsBot/6.1; News; +http://ahrefs.com/robot/)";
+        assert_eq!(
+            of(b"User-agent: News\nAllow: /\n", ahrefs).as_deref(),
+            Some("AhrefsBot")
+        );
+        let diffbot = "Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.1.2) Gecko/20090729 Firefox/3.5.2 (.NET CLR 3.5.30729; Diffbot/0.1; +http://www.diffbot.com)";
+        assert_eq!(
+            of(b"User-agent: en-US\nAllow: /\n", diffbot).as_deref(),
+            Some("Diffbot")
+        );
+        // Of bare words, the catalogue's crawler before the file's word.
+        let adsbot = "Mozilla/5.0 (Linux; Android 5.0; SM-G920A) AppleWebKit (KHTML, like Gecko) Chrome Mobile Safari (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)";
+        assert_eq!(
+            of(b"User-agent: SM-G920A\nAllow: /\n", adsbot).as_deref(),
+            Some("AdsBot-Google-Mobile")
+        );
+        // The file's bare word when nothing else names a crawler.
+        let bare = "Mozilla/5.0 (compatible; Quux; +http://quux.example/)";
+        assert_eq!(
+            of(b"User-agent: Quux\nAllow: /\n", bare).as_deref(),
+            Some("Quux")
+        );
+        // The header's own name, before what its comment names.
+        let claude = "Claude-User (claude-code/2.1.86; +https://support.anthropic.com/)";
+        assert_eq!(of(b"User-agent: Claude-User\nUser-agent: claude-code\nAllow: /\n", claude).as_deref(), Some("Claude-User"));
+        // Of two products named, the first (RFC 9110's order).
+        let gwene = "Gwene/1.0 (The gwene.org rss-to-news gateway) Googlebot";
+        assert_eq!(
+            of(b"User-agent: Googlebot\nUser-agent: Gwene\nAllow: /\n", gwene)
+                .as_deref(),
+            Some("Gwene")
         );
     }
 

@@ -249,7 +249,7 @@ fn lint(
 }
 
 /// The crawler token that a full `User-Agent` header most likely stands
-/// for: one of `known` found in it as a product (the longest), else its
+/// for: one of `known` found in it as a product (the first), else its
 /// first product that is not a browser's or platform's, else the product
 /// token of the whole string; `None` if there is none. `known` defaults
 /// to the built-in catalogue's tokens.

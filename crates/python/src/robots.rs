@@ -166,11 +166,13 @@ impl PyRobots {
     }
 
     /// The crawler name that a full `User-Agent` header stands for in this
-    /// file: a product of the header that some `user-agent` line of the
-    /// file names (the longest), else one the built-in catalogue names,
-    /// else the header's first product that is not a browser's or
-    /// platform's (`MyBot` in `Mozilla/5.0 (compatible; MyBot/1.0;
-    /// +https://...)`), else its leading token; `None` if it has none. A
+    /// file: the first product of the header, outside comments or with a
+    /// version, that some `user-agent` line of the file names, else one
+    /// the built-in catalogue names, else the header's first product that
+    /// is not a browser's or platform's (`MyBot` in `Mozilla/5.0
+    /// (compatible; MyBot/1.0; +https://...)`), else a comment's bare word
+    /// that a crawler of the catalogue or the file has, else its leading
+    /// token; `None` if it has none. A
     /// browser's or platform's product (`Mozilla`) and the words of the
     /// header's URLs (`https`) never count, even when the file names them;
     /// nor do the middle words of a name of several words (`web` in `Sogou
