@@ -393,10 +393,14 @@ pub(crate) fn shadowed_and_equal_priority(ctx: &mut Ctx<'_>) {
         let rules: Vec<Rule<'_>> = group.rules().collect();
         let mut by_form: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut allows_by_len: HashMap<usize, Vec<usize>> = HashMap::new();
+        // The earliest allow of each form, which takes the directory its
+        // index.html retry matches.
+        let mut first_allow: HashMap<&str, usize> = HashMap::new();
         for (i, r) in rules.iter().enumerate() {
             by_form.entry(normal_form(r.pattern())).or_default().push(i);
             if r.kind() == RuleKind::Allow {
                 allows_by_len.entry(r.pattern().len()).or_default().push(i);
+                first_allow.entry(normal_form(r.pattern())).or_insert(i);
             }
         }
         // For each form, the best rank among its first k rules: the first
@@ -442,11 +446,8 @@ pub(crate) fn shadowed_and_equal_priority(ctx: &mut Ctx<'_>) {
                 // earliest of them decides there, and beats it only if it
                 // comes first.
                 Some(dir) => {
-                    let earliest = ids
-                        .iter()
-                        .copied()
-                        .find(|&k| rules[k].kind() == RuleKind::Allow);
-                    if let Some(k) = earliest.filter(|&k| k < i) {
+                    if let Some(&k) = first_allow.get(form).filter(|&&k| k < i)
+                    {
                         shadowed_with_retry(ctx, r, &rules[j], &rules[k], dir);
                     }
                 }
