@@ -186,14 +186,10 @@ fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
     // A crawler named without a version (`Yahoo! Slurp`, `ia_archiver`),
     // by the words crawlers' names are made of: not any bare word of a
     // comment (`en-US`, `i686`).
-    let crawlerish = |w: &str| {
-        let w = w.to_ascii_lowercase();
-        CRAWLER_WORDS.iter().any(|c| w.contains(c))
-    };
-    if let Some(p) = products.iter().find(|p| crawlerish(p.name)) {
+    if let Some(p) = products.iter().find(|p| is_crawlerish(p.name)) {
         return Some(p.name.to_string());
     }
-    if let Some(w) = words(header).find(|w| crawlerish(w)) {
+    if let Some(w) = words(header).find(|w| is_crawlerish(w)) {
         let token = robotrules::product_token(w.as_bytes());
         if !token.is_empty() {
             return Some(String::from_utf8_lossy(token).into_owned());
@@ -264,14 +260,19 @@ fn words(header: &str) -> impl Iterator<Item = &str> {
 /// Bare words in a row outside parentheses are a name of several words
 /// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): only the
 /// first is a product, with the last if it has a version; `web` is none.
+/// Inside parentheses, see [`comment_products`].
 fn products(header: &str) -> Vec<Product<'_>> {
     let mut out = Vec::new();
     // Whether the item before was a bare word outside parentheses.
     let mut after_bare = false;
     for item in items(header) {
-        let (text, comment) = match item {
-            Item::Top(text) => (text, false),
-            Item::Comment(text) => (text, true),
+        let text = match item {
+            Item::Top(text) => text,
+            Item::Comment(text) => {
+                after_bare = false;
+                out.extend(comment_products(text));
+                continue;
+            }
             Item::Break => {
                 after_bare = false;
                 continue;
@@ -281,12 +282,60 @@ fn products(header: &str) -> Vec<Product<'_>> {
             after_bare = false;
             continue;
         };
-        let bare = !comment && !versioned;
         // A middle word of a name of several words is none.
-        if !(bare && after_bare) {
-            out.push(Product { name, versioned, comment });
+        if versioned || !after_bare {
+            out.push(Product { name, versioned, comment: false });
         }
-        after_bare = bare;
+        after_bare = !versioned;
+    }
+    out
+}
+
+/// The products of an item of a comment (the text between `;` or `,`):
+/// its name, or its first word if it has several up to a URL or e-mail
+/// address. A name of several words (`Screaming Frog SEO Spider/19.0`,
+/// `Seekport Crawler`) counts by its first word, as a `user-agent` line
+/// does, with the version of its last if that starts with a digit; that
+/// last word with such a version is a product as well, the middle ones
+/// are none. Without a version, only a name that ends in a crawler's word
+/// is one.
+fn comment_products(text: &str) -> Vec<Product<'_>> {
+    let words: Vec<&str> =
+        text.split_ascii_whitespace().take_while(|w| !is_address(w)).collect();
+    let (first, last) = match words[..] {
+        [] => return Vec::new(),
+        [one] => (one, None),
+        [first, .., last] => (first, Some(last)),
+    };
+    // A version of a name of several words starts with a digit: not
+    // `Nexus 5X Build/MMB29P`, a phone's model and build.
+    let version = last
+        .and_then(|last| last.split_once('/'))
+        .filter(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()));
+    // Without one, such a name ends in a crawler's word (`Seekport
+    // Crawler`); other phrases (`treat like Googlebot`, `web crawler`)
+    // are no name.
+    let named = |last: &str| {
+        is_crawlerish(last)
+            && product_of(last, None).is_some()
+            && !words.iter().any(|w| {
+                ["like", "with"].iter().any(|p| w.eq_ignore_ascii_case(p))
+            })
+    };
+    let found = match (first.contains('/'), version, last) {
+        (true, ..) | (false, None, None) => product(first),
+        (false, Some((_, version)), _) => product_of(first, Some(version)),
+        (false, None, Some(last)) if named(last) => product_of(first, None),
+        (false, None, Some(_)) => None,
+    };
+    let mut out = Vec::new();
+    if let Some((name, versioned)) = found {
+        out.push(Product { name, versioned, comment: true });
+    }
+    if let Some((name, version)) = version {
+        if let Some((name, _)) = product_of(name, Some(version)) {
+            out.push(Product { name, versioned: true, comment: true });
+        }
     }
     out
 }
@@ -315,7 +364,7 @@ enum Item<'a> {
     Top(&'a str),
     /// Text between `;` or `,` inside parentheses.
     Comment(&'a str),
-    /// A parenthesis.
+    /// A parenthesis, or a `;` outside them.
     Break,
 }
 
@@ -326,8 +375,8 @@ fn items(header: &str) -> Vec<Item<'_>> {
     let mut start = 0;
     for (i, c) in header.bytes().enumerate() {
         let ends = match c {
-            b'(' | b')' => true,
-            b';' | b',' => depth > 0,
+            b'(' | b')' | b';' => true,
+            b',' => depth > 0,
             c => c.is_ascii_whitespace() && depth == 0,
         };
         if ends {
@@ -335,6 +384,9 @@ fn items(header: &str) -> Vec<Item<'_>> {
             start = i + 1;
         }
         match c {
+            // Not the grammar's, but headers have it: `Mobile
+            // Safari/537.36; Bytespider;bytespider@bytedance.com`.
+            b';' if depth == 0 => out.push(Item::Break),
             b'(' => {
                 depth += 1;
                 out.push(Item::Break);
@@ -359,6 +411,13 @@ fn item(text: &str, depth: usize) -> Option<Item<'_>> {
     }
 }
 
+/// Returns true for a word that crawlers' names are made of (`bot`,
+/// `spider`, `Slurp`…), in any case.
+fn is_crawlerish(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    CRAWLER_WORDS.iter().any(|c| word.contains(c))
+}
+
 /// Returns true for a browser's or platform's token (`Mozilla`).
 fn is_generic(name: &str) -> bool {
     GENERIC.contains(&name.to_ascii_lowercase().as_str())
@@ -381,10 +440,17 @@ fn is_address(word: &str) -> bool {
 /// (`similartech.com/smtbot`); nor is a URL or e-mail address.
 fn product(item: &str) -> Option<(&str, bool)> {
     let item = item.trim();
-    let (name, version) = match item.split_once('/') {
-        Some((name, version)) => (name, Some(version)),
-        None => (item, None),
-    };
+    match item.split_once('/') {
+        Some((name, version)) => product_of(name, Some(version)),
+        None => product_of(item, None),
+    }
+}
+
+/// [`product`] of a name and its version, given apart.
+fn product_of<'a>(
+    name: &'a str,
+    version: Option<&str>,
+) -> Option<(&'a str, bool)> {
     if is_address(name) {
         return None;
     }
@@ -804,6 +870,13 @@ mod tests {
         ua!("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Some("Googlebot"));
         ua!("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", Some("Mozilla"));
         ua!("2fast", None);
+        // Items parted by `;` outside parentheses.
+        ua!("Mozilla/5.0 AppleWebKit/537.36 Chrome/43.0.7597.1164 Mobile Safari/537.36; Bytespider;bytespider@bytedance.com", Some("Bytespider"));
+        let owler = "robot;Owler;sthiyagarajan@owler-inc.com";
+        assert_eq!(
+            agent_from_user_agent(owler, ["Owler"]).as_deref(),
+            Some("Owler")
+        );
     }
 
     #[test]
@@ -826,6 +899,56 @@ mod tests {
         assert_eq!(
             agent_from_user_agent(frog, ["SEO"]).as_deref(),
             Some("Spider")
+        );
+        // In a comment, an item is one name: of several words, the first
+        // counts, with the version of the last (`User-agent: Screaming
+        // Frog SEO Spider` is the file's `Screaming`).
+        let frog = "Mozilla/5.0 (compatible; Screaming Frog SEO Spider/19.0)";
+        ua!(frog, Some("Screaming"));
+        assert_eq!(
+            agent_from_user_agent(frog, ["Spider"]).as_deref(),
+            Some("Spider")
+        );
+        assert_eq!(
+            agent_from_user_agent(frog, ["SEO", "Frog"]).as_deref(),
+            Some("Screaming")
+        );
+        ua!("Mozilla/5.0 (compatible; Kangaroo Bot/1.0; +http://www.kangaroo.com)", Some("Kangaroo"));
+        ua!("Mozilla/5.0 (compatible; Dark Visitor/1.0; +https://darkvisitors.com)", Some("Dark"));
+        ua!("Mozilla/5.0 (compatible; Exabot PyExalead/3.0; +http://www.exabot.com/go/robot)", Some("Exabot"));
+        let seekport =
+            "Mozilla/5.0 (compatible; Seekport Crawler; http://seekport.com/)";
+        assert_eq!(
+            agent_from_user_agent(seekport, ["Seekport"]).as_deref(),
+            Some("Seekport")
+        );
+        // A phone's model and build are no crawler.
+        let safety = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.5735.179 Mobile Safari/537.36 (compatible; Google-Safety; +http://www.google.com/bot.html)";
+        assert_eq!(
+            agent_from_user_agent(safety, ["Google-Safety"]).as_deref(),
+            Some("Google-Safety")
+        );
+        let sistrix = "Mozilla/5.0 (compatible; SISTRIX Crawler; http://crawler.sistrix.net/)";
+        assert_eq!(
+            agent_from_user_agent(sistrix, ["SISTRIX"]).as_deref(),
+            Some("SISTRIX")
+        );
+        // Other phrases are no name.
+        let fynd = "FyndSearchEngine-Crawler (by fynd.bot; https://fynd.bot)";
+        assert_eq!(
+            agent_from_user_agent(fynd, ["by"]).as_deref(),
+            Some("FyndSearchEngine-Crawler")
+        );
+        let acap = "Mozilla/5.0 (compatible; AcapBot; treat like Googlebot)";
+        assert_eq!(
+            agent_from_user_agent(acap, ["treat"]).as_deref(),
+            Some("AcapBot")
+        );
+        // Nor a phrase (`like Gecko`) a product of another's name.
+        let telegram = "TelegramBot (like TwitterBot)";
+        assert_eq!(
+            agent_from_user_agent(telegram, ["TwitterBot"]).as_deref(),
+            Some("TelegramBot")
         );
         // A product after a word is a product all the same.
         ua!(

@@ -82,17 +82,19 @@ fn issue_9_full_user_agent_header() {
 
 #[test]
 fn a_user_agent_header_is_read_by_the_file_s_names() {
-    // `Sogou web spider` is the file's `Sogou`; `archive.org_bot` its
-    // `archive`: the same names as the Python drop-ins find.
+    // `Sogou web spider` is the file's `Sogou`, and so is a name of
+    // several words in a comment; `archive.org_bot` its `archive`: the same names as the Python drop-ins find.
     let (_dir, file) = robots_file(
         b"User-agent: Sogou web spider\nAllow: /\n\n\
           User-agent: archive.org_bot\nDisallow: /\n\n\
+          User-agent: Screaming Frog SEO Spider\nAllow: /\n\n\
           User-agent: *\nDisallow: /\n",
     );
     for (ua, token, code) in [
         ("Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "Sogou", 0),
         ("Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)", "archive", 1),
         ("archive.org_bot/3.0", "archive", 1),
+        ("Mozilla/5.0 (compatible; Screaming Frog SEO Spider/19.0)", "Screaming", 0),
     ] {
         let out = run(
             &["check", "--user-agent", &file, ua, "https://example.com/x"],

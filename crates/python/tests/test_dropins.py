@@ -302,15 +302,18 @@ def test_full_user_agents_name_the_crawler_not_their_words():
 def test_user_agents_named_by_several_words_or_dotted_names():
     # `Sogou web spider/4.0` is the file's `Sogou` (its first word), not
     # `spider` nor the `Web` of `User-agent: Web Downloader`;
-    # `archive.org_bot` is the file's `archive`, not `org_bot`: on every
+    # `archive.org_bot` is the file's `archive`, not `org_bot`; `Screaming
+    # Frog SEO Spider/19.0` in a comment is `Screaming`: on every
     # drop-in, and as `robotrules check --user-agent` reads them.
     body = (
         "User-agent: Sogou web spider\nAllow: /\n\n"
         "User-agent: Web Downloader\nDisallow: /\n\n"
         "User-agent: archive.org_bot\nDisallow: /\n\n"
         "User-agent: Mail.RU_Bot\nDisallow: /\n\n"
+        "User-agent: Screaming Frog SEO Spider\nDisallow: /\n\n"
         "User-agent: *\nDisallow: /private\n"
     )
+    frog = "Mozilla/5.0 (compatible; Screaming Frog SEO Spider/19.0)"
     sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)"
     archive = "Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)"
     robots = robotrules.Robots.parse(body.encode())
@@ -318,6 +321,7 @@ def test_user_agents_named_by_several_words_or_dotted_names():
     assert robots.agent_for(archive) == "archive"
     assert robots.agent_for("archive.org_bot/3.0") == "archive"
     assert robots.agent_for("Mail.RU_Bot/2.0") == "Mail"
+    assert robots.agent_for(frog) == "Screaming"
     rp = robotrules.RobotFileParser()
     rp.parse(body.splitlines())
     protego = robotrules.Protego.parse(body)
@@ -329,7 +333,7 @@ def test_user_agents_named_by_several_words_or_dotted_names():
     )
     for check in checks:
         assert check(sogou, "https://example.com/private/a")
-        for ua in (archive, "archive.org_bot/3.0", "Mail.RU_Bot/2.0"):
+        for ua in (archive, "archive.org_bot/3.0", "Mail.RU_Bot/2.0", frog):
             assert not check(ua, "https://example.com/a"), ua
 
 
