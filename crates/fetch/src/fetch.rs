@@ -635,11 +635,12 @@ impl Fetcher {
             {
                 break;
             }
-            // At the cap with more promised: the byte past it says
-            // whether the last line ends there, so it is waited for, but
-            // only a moment (a server may stall there): without it, the
-            // last line is read only if it ends at the cap.
-            let more = promised.is_some_and(|n| raw < n);
+            // At the cap with more promised, or no length given: the
+            // byte past it says whether the last line ends there, so it
+            // is waited for, but only a moment (a server may stall
+            // there): without it, the last line is read only if it ends
+            // at the cap.
+            let more = promised.is_none_or(|n| raw < n);
             if decoder.body().len() >= cap && more && !decoder.is_ended() {
                 // The grace is one for all the chunks it takes (a chunk
                 // of a compressed body may decode to nothing), and a

@@ -662,29 +662,22 @@ fn stopped_redirect(response: &Response) -> Outcome {
             "a redirect{to} that was not followed"
         )))
     };
-    let Some(last) = response.hops.last() else { return not_followed("") };
-    let Ok(current) = Url::parse(&last.url) else {
-        return Stop::NoLocation.outcome();
-    };
-    let Some(next) = usable(response.location.as_deref())
-        .and_then(|l| current.join(l).ok())
+    let Ok(seen) = response
+        .hops
+        .iter()
+        .map(|h| Url::parse(&h.url))
+        .collect::<Result<Vec<Url>, _>>()
     else {
         return Stop::NoLocation.outcome();
     };
-    // The requests made, the first one's and a redirect's each.
-    let followed = response.hops.len() - 1;
-    if response
-        .hops
-        .iter()
-        .any(|h| Url::parse(&h.url).ok() == Some(next.clone()))
-    {
-        Stop::Loop.outcome()
-    } else if !matches!(next.scheme(), "http" | "https") {
-        Stop::Scheme(next.to_string()).outcome()
-    } else if followed < MAX_REDIRECTS {
-        not_followed(&format!(" to {next}"))
-    } else {
-        Stop::TooMany.outcome()
+    if seen.is_empty() {
+        return not_followed("");
+    }
+    // The redirects taken, judged again with the one stopped at.
+    let mut redirects = Redirects { seen, limit: MAX_REDIRECTS };
+    match redirects.follow(response.location.as_deref()) {
+        Ok(next) => not_followed(&format!(" to {next}")),
+        Err(stop) => stop.outcome(),
     }
 }
 
@@ -1312,6 +1305,18 @@ mod tests {
         let looped = Response::new(302, vec![])
             .header("Location", "/robots.txt")
             .hops(vec![Hop::new("http://h/robots.txt", Some(302))]);
+        assert!(matches!(
+            fetch(looped).outcome,
+            Outcome::Unavailable(Unavailable::RedirectLoop)
+        ));
+        // A fragment is never requested: back to a URL taken, with one,
+        // is a loop as well.
+        let looped = Response::new(302, vec![])
+            .header("Location", "/robots.txt#frag")
+            .hops(vec![
+                Hop::new("http://h/robots.txt", Some(302)),
+                Hop::new("http://h/b", Some(302)),
+            ]);
         assert!(matches!(
             fetch(looped).outcome,
             Outcome::Unavailable(Unavailable::RedirectLoop)

@@ -871,6 +871,33 @@ async fn transfer_codings_other_than_chunked_are_broken() {
 }
 
 #[tokio::test]
+async fn a_chunked_body_that_reaches_the_cap_then_stalls_is_read() {
+    // The cap reached, without a Content-Length to say whether more
+    // comes: the byte past the cap is waited for a moment only, as with
+    // one. The file is read; not a timeout that disallows everything.
+    let mut body = b"User-agent: *\nDisallow: /x\n".to_vec();
+    body.resize(MAX_BODY, b'#');
+    let mut answer =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    answer.extend_from_slice(format!("{:x}\r\n", body.len()).as_bytes());
+    answer.extend_from_slice(&body);
+    answer.extend_from_slice(b"\r\n");
+    let addr = raw(move |_| (answer.clone(), Then::Stall)).await;
+    let fetcher = FetcherConfig::default()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let f = fetcher
+        .fetch(&Authority::of(&format!("http://{addr}/")).unwrap())
+        .await;
+    assert!(f.truncated);
+    match &f.outcome {
+        Outcome::Available(robots) => assert!(!robots.is_allowed("a", "/x")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
 async fn a_chunked_body_one_byte_past_the_cap_then_a_stall_is_cut() {
     // The byte past the cap is all the cut needs: no waiting for more.
     let mut body = b"User-agent: *\nDisallow: /x\n".to_vec();

@@ -51,6 +51,9 @@ def test_evaluate_an_unfollowed_redirect_is_unreachable():
     # A redirect to itself is a loop: as a 404 (Google).
     looped = policy.evaluate("https://example.com/", 302, {"Location": "/robots.txt"}, b"")
     assert (looped.access, looped.outcome) == ("allow-all", "unavailable (redirect loop)")
+    # With a fragment as well: a fragment is never requested.
+    looped = policy.evaluate("https://example.com/", 302, {"Location": "/robots.txt#top"}, b"")
+    assert (looped.access, looped.outcome) == ("allow-all", "unavailable (redirect loop)")
 
 
 def test_evaluate_not_modified_says_to_keep_the_copy():
