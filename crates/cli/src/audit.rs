@@ -137,21 +137,34 @@ fn delay_change(whole: Option<f64>, fetched: Option<f64>) -> String {
 /// The standings as a table, and a summary for the AI crawlers.
 fn table(standings: &[Standing]) -> String {
     let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "{:<30} {:<17} {:<13} {:<22} access",
-        "crawler", "operator", "purpose", "rules from"
-    );
-    for s in standings {
-        let _ = writeln!(
-            text,
-            "{:<30} {:<17} {:<13} {:<22} {}",
-            escape(&s.crawler.token),
-            escape(&s.crawler.operator),
-            s.crawler.purpose.as_str(),
-            via(s.via, &s.lines),
-            access(&s.coverage)
-        );
+    let head = ["crawler", "operator", "purpose", "rules from", "access"];
+    let rows: Vec<[String; 5]> = standings
+        .iter()
+        .map(|s| {
+            [
+                escape(&s.crawler.token).into_owned(),
+                escape(&s.crawler.operator).into_owned(),
+                s.crawler.purpose.as_str().to_string(),
+                via(s.via, &s.lines),
+                access(&s.coverage),
+            ]
+        })
+        .collect();
+    // Each column as wide as its widest cell (the last one unpadded).
+    let mut widths = [30, 17, 13, 22, 0];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row).take(4) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(head.map(String::from)).chain(rows) {
+        for (i, (cell, width)) in row.iter().zip(widths).enumerate() {
+            let _ = match i {
+                0 => write!(text, "{cell:<width$}"),
+                4 => writeln!(text, " {cell}"),
+                _ => write!(text, " {cell:<width$}"),
+            };
+        }
     }
     let ai: Vec<_> =
         standings.iter().filter(|s| s.crawler.purpose.is_ai()).collect();

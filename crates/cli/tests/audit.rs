@@ -190,6 +190,23 @@ fn the_table_stays_readable() {
     );
     let rows = audit(&body);
     assert!(rows[0]["disallowed_path"].as_str().unwrap().len() > 16_000);
+    // Columns as wide as their widest cell: `Alexa Internet (Amazon)`.
+    let table: Vec<&str> =
+        text.lines().take_while(|l| !l.is_empty()).collect();
+    let at = |line: &str, column: &str| line.find(column);
+    let purpose = at(table[0], "purpose").unwrap();
+    let rules = at(table[0], "rules from").unwrap();
+    assert!(table.len() > 50, "{text}");
+    for line in &table[1..] {
+        let cells: Vec<&str> = line.split("  ").collect();
+        assert!(
+            line[purpose - 1..].starts_with(' ')
+                && !line[purpose..].starts_with(' ')
+                && line[rules - 1..].starts_with(' ')
+                && !line[rules..].starts_with(' '),
+            "{line} {cells:?}"
+        );
+    }
 }
 
 #[test]
