@@ -129,6 +129,10 @@ pub enum Hop {
 ///     Hop::Stop("loop")
 /// );
 /// assert_eq!(hop("http://a.com/robots.txt", &[None]), Hop::Stop("no_location"));
+/// assert_eq!(
+///     hop("http://a.com/robots.txt", &[to("https://user:pw@b.com/robots.txt")]),
+///     Hop::Next("https://b.com/robots.txt".into(), 1)
+/// );
 /// ```
 pub fn hop(start: &str, locations: &[Option<String>]) -> Hop {
     let Ok(start) = Url::parse(start) else {
@@ -143,7 +147,11 @@ pub fn hop(start: &str, locations: &[Option<String>]) -> Hop {
         }
     }
     match next {
-        Some(url) => Hop::Next(url.into(), redirects.count() as i32),
+        // The target as captures are keyed (no fragment, no user info),
+        // as `robotrules bulk` looks it up.
+        Some(url) => {
+            Hop::Next(normal(url.as_str()).0, redirects.count() as i32)
+        }
         None => Hop::Stop("no_location"),
     }
 }

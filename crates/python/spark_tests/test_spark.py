@@ -193,6 +193,23 @@ def test_paths_file_over_http(spark, both, inputs, tmp_path_factory):
     assert all(p.file.startswith(prefix) for p in report.problems)
 
 
+def test_a_list_names_files_directories_and_lists(tmp_path):
+    """A local list is expanded as the command line expands it: a line
+    may name a directory (its files in order) or another list."""
+    (tmp_path / "d").mkdir()
+    for name in ["a.warc.gz", "d/y.warc.gz", "d/x.warc.gz"]:
+        (tmp_path / name).write_bytes(b"")
+    (tmp_path / "sub.paths").write_text("d\n")
+    listing = tmp_path / "all.paths"
+    listing.write_text("a.warc.gz\nd\n\nsub.paths\n")
+    want = [str(tmp_path / n) for n in ["a.warc.gz", "d/x.warc.gz", "d/y.warc.gz", "d/x.warc.gz", "d/y.warc.gz"]]
+    assert rs.expand([str(listing)]) == want
+    assert rs._native._bulk_expand([str(listing)]) == want
+    (tmp_path / "loop.paths").write_text("loop.paths\n")
+    with pytest.raises(OSError):
+        rs.expand([str(tmp_path / "loop.paths")])
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass

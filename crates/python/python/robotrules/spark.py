@@ -174,16 +174,27 @@ def _read_list(path: str, prefix: Optional[str]) -> List[str]:
     return out
 
 
+# How deep lists may name lists, as ``robotrules bulk run`` allows.
+_LIST_DEPTH = 8
+
+
 def expand(inputs: Sequence[str], prefix: Optional[str] = None) -> List[str]:
     """The input files, in order: lists of paths are read (each line
-    relative to ``prefix`` if given, else to the list), local directories
-    and files expanded as ``robotrules bulk run`` expands them (the same
-    order, so the same rows), remote files kept as they are."""
+    relative to ``prefix`` if given, else to the list; a line may name a
+    directory or another list), local directories and files expanded as
+    ``robotrules bulk run`` expands them (the same order, so the same
+    rows), remote files kept as they are."""
+    return _expand(inputs, prefix, 0)
+
+
+def _expand(inputs: Sequence[str], prefix: Optional[str], depth: int) -> List[str]:
     out: List[str] = []
     for path in inputs:
         path = os.fspath(path)
         if path.lower().endswith(_LISTS):
-            out.extend(_read_list(path, prefix))
+            if depth == _LIST_DEPTH:
+                raise OSError(f"{path!r}: lists name lists more than {_LIST_DEPTH} deep")
+            out.extend(_expand(_read_list(path, prefix), None, depth + 1))
         elif _is_remote(path):
             out.append(path)
         else:
