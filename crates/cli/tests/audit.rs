@@ -172,6 +172,21 @@ fn no_group_means_allowed_and_table_output() {
 }
 
 #[test]
+fn rules_no_requested_url_matches_change_nothing() {
+    // Crawlers request a space as `%20`: `/_private/ /admin/` blocks
+    // nothing, and `/public files/` opens nothing that `/` closes.
+    let rows = audit(b"User-agent: *\nDisallow: /_private/ /admin/\n");
+    assert_eq!(row(&rows, "GPTBot")["access"], "allowed");
+    let rows = audit(
+        b"User-agent: GPTBot\nDisallow: /\nAllow: /public files/\n\n\
+          User-agent: CCBot\nDisallow: /\nAllow: /public%20files/\n",
+    );
+    assert_eq!(row(&rows, "GPTBot")["access"], "disallowed");
+    assert_eq!(row(&rows, "CCBot")["access"], "partial");
+    assert_eq!(row(&rows, "CCBot")["allowed_path"], "/public%20files/");
+}
+
+#[test]
 fn the_table_stays_readable() {
     // A long example path is cut; the catalogue's word on AdsBot and `*`.
     let mut body = b"User-agent: *\nDisallow: /".to_vec();

@@ -33,6 +33,11 @@ use crate::pattern;
 /// How much of a site a crawler may fetch: see
 /// [`Matcher::coverage`](crate::Matcher::coverage).
 ///
+/// The paths are those a crawler requests: without a space, `"`, `<`,
+/// `>`, control bytes or bytes from 0x7F up, which URLs carry
+/// percent-encoded. A rule that holds one of them as it is (`Disallow:
+/// /_private/ /admin/`) matches none of them, and changes no verdict.
+///
 /// The witnesses of [`Coverage::Partial`] are paths (starting with `/`)
 /// that the matcher allows and disallows; they may hold any byte that no
 /// rule uses, chosen to stand for "anything here". To check a witness as
@@ -179,8 +184,10 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
         });
     } else if go_on {
         rules.for_each_pattern(&mut |pat| {
-            // An empty pattern has priority 0: it never decides.
-            if pat.is_empty() {
+            // An empty pattern has priority 0: it never decides. One with
+            // a byte that no requested URL holds as it is decides no path
+            // a crawler fetches (nor does it match the probes of others).
+            if pat.is_empty() || pat.iter().any(|&b| is_never_requested(b)) {
                 return true;
             }
             for variant in rooted(pat) {
@@ -207,6 +214,15 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
         // Unreachable: "/" was probed.
         (None, None) => Coverage::Unknown,
     }
+}
+
+/// Returns true for a byte that no URL a crawler requests holds as it is:
+/// a space, `"`, `<`, `>`, a control byte, or a byte from 0x7F up. URLs
+/// carry them percent-encoded (RFC 3986 §2.1; a browser's URL parser
+/// encodes them wherever they stand), so a rule that holds one (`Disallow:
+/// /_private/ /admin/`) matches no path a crawler fetches.
+fn is_never_requested(b: u8) -> bool {
+    b <= b' ' || matches!(b, b'"' | b'<' | b'>') || b >= 0x7F
 }
 
 /// Returns a short string of bytes that no pattern contains; if it can,
@@ -362,6 +378,17 @@ mod tests {
         c!([(false, "/"), (true, "/*a")], "partial");
         // ...and an allow that every longer disallow covers.
         c!([(false, "/"), (true, "/a"), (false, "/a*")], "disallowed");
+    }
+
+    #[test]
+    fn rules_no_requested_path_matches() {
+        // A space is requested as `%20`: `/a b` blocks nothing...
+        c!([(false, "/_private/ /admin/")], "allowed");
+        c!([(false, "/a\"b"), (false, "/<x>*")], "allowed");
+        // ...nor does `/a b` open what `/` closes.
+        c!([(false, "/"), (true, "/public files/")], "disallowed");
+        c!([(false, "/"), (true, "/public%20files/")], "partial");
+        c!([(false, "/a%20b")], "partial");
     }
 
     #[test]
