@@ -44,7 +44,8 @@ impl Via {
 /// One crawler's standing in a robots.txt: see [`audit`](fn@crate::audit).
 ///
 /// With the `serde` feature it serializes as an object with the crawler's
-/// fields (`token`, `operator`, `purpose`, `note`, `url`), then `named`,
+/// fields (`token`, `operator`, `purpose`, `note`, `url`,
+/// `user_initiated`), then `named`,
 /// `via`, `lines`, `access` (`"allowed"`, `"partial"`, `"disallowed"` or
 /// `"unknown"`), for partial access `allowed_path` and `disallowed_path`,
 /// `crawl_delay` (seconds, or `null`), and `as_fetched`: `null`, or for a
@@ -189,6 +190,7 @@ impl serde::Serialize for Standing {
         m.serialize_entry("purpose", &c.purpose)?;
         m.serialize_entry("note", &c.note)?;
         m.serialize_entry("url", &c.url)?;
+        m.serialize_entry("user_initiated", &c.user_initiated)?;
         put_standing(
             &mut m,
             self.via,

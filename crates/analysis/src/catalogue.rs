@@ -135,6 +135,15 @@ pub struct Crawler {
         serde(default, skip_serializing_if = "std::ops::Not::not")
     )]
     pub ignores_global: bool,
+    /// True if it fetches a page only when a user asks for it, and its
+    /// operator says robots.txt rules may not apply to it then
+    /// (ChatGPT-User, Perplexity-User): a group that disallows it may not
+    /// keep it out.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub user_initiated: bool,
 }
 
 impl Crawler {
@@ -152,6 +161,7 @@ impl Crawler {
             url: None,
             fallback: Vec::new(),
             ignores_global: false,
+            user_initiated: false,
         }
     }
 }
@@ -275,8 +285,8 @@ impl Catalogue {
     /// Reads a catalogue from TOML: one `[[crawler]]` table per crawler,
     /// with the string keys `token`, `operator`, `purpose` (see
     /// [`Purpose::as_str`]) and optionally `note` and `url`, an array of
-    /// strings `fallback` and a boolean `ignores_global` (see
-    /// [`Crawler`]).
+    /// strings `fallback` and the booleans `ignores_global` and
+    /// `user_initiated` (see [`Crawler`]).
     ///
     /// The reader needs no TOML library: it accepts this form only (basic
     /// and literal strings, arrays of them and booleans on one line,
@@ -342,10 +352,14 @@ impl Catalogue {
                     }
                     continue;
                 }
-                "ignores_global" => {
+                "ignores_global" | "user_initiated" => {
                     let value = bool_value(rest.trim())
                         .map_err(|m| err(CatalogueErrorKind::Syntax, m))?;
-                    if t.ignores_global.replace((n, value)).is_some() {
+                    let slot = match key {
+                        "ignores_global" => &mut t.ignores_global,
+                        _ => &mut t.user_initiated,
+                    };
+                    if slot.replace((n, value)).is_some() {
                         return Err(twice());
                     }
                     continue;
@@ -479,6 +493,7 @@ struct Table {
     url: Option<(usize, String)>,
     fallback: Option<(usize, Vec<String>)>,
     ignores_global: Option<(usize, bool)>,
+    user_initiated: Option<(usize, bool)>,
 }
 
 impl Table {
@@ -524,6 +539,7 @@ impl Table {
             url: self.url.map(|u| u.1),
             fallback: self.fallback.map(|f| f.1).unwrap_or_default(),
             ignores_global: self.ignores_global.is_some_and(|g| g.1),
+            user_initiated: self.user_initiated.is_some_and(|u| u.1),
         })
     }
 }

@@ -105,6 +105,17 @@ fn fallbacks_and_the_global_groups() {
     assert!(c.get("AdsBot-Google").unwrap().ignores_global);
     assert!(c.get("AdsBot-Google-Mobile").unwrap().ignores_global);
     assert!(!c.get("Googlebot").unwrap().ignores_global);
+    // Fetchers on a user's request that their operators say may not obey.
+    let users: Vec<&str> = c
+        .crawlers()
+        .iter()
+        .filter(|c| c.user_initiated)
+        .map(|c| c.token.as_str())
+        .collect();
+    assert_eq!(
+        users,
+        ["ChatGPT-User", "Perplexity-User", "Meta-ExternalFetcher"]
+    );
     // The TOML forms: an array of strings, a boolean, comments after.
     let mine = Catalogue::from_toml(
         "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\npurpose = \"ads\"\n\
@@ -113,12 +124,20 @@ fn fallbacks_and_the_global_groups() {
     .unwrap();
     assert_eq!(mine.crawlers()[0].fallback, ["Foo", "FooAll"]);
     assert!(mine.crawlers()[0].ignores_global);
+    assert!(!mine.crawlers()[0].user_initiated);
+    let user = Catalogue::from_toml(
+        "[[crawler]]\ntoken = \"Foo-User\"\noperator = \"Foo\"\npurpose = \"ai-assistant\"\nuser_initiated = true\n",
+    )
+    .unwrap();
+    assert!(user.crawlers()[0].user_initiated);
     for (bad, line) in [
         ("fallback = \"Foo\"\n", 4),
         ("fallback = [\"Foo\"\n", 4),
         ("fallback = [\"Foo\"] x\n", 4),
         ("ignores_global = \"true\"\n", 4),
         ("ignores_global = true\nignores_global = false\n", 5),
+        ("user_initiated = 1\n", 4),
+        ("user_initiated = true\nuser_initiated = true\n", 5),
     ] {
         let text = format!(
             "[[crawler]]\ntoken = \"FooBot\"\noperator = \"Foo\"\n{bad}purpose = \"ads\"\n"

@@ -227,6 +227,18 @@ fn table(standings: &[Standing]) -> String {
                 ignores the * groups, as its operator documents: name it to \
                 restrict it"
                 .to_string(),
+            // Rules that would keep it out, which it may not obey.
+            _ if c.user_initiated
+                && s.coverage != Coverage::AllowedEverywhere =>
+            {
+                let why = c.note.as_deref().map_or(
+                    "it fetches only on a user's request, and its operator \
+                     says robots.txt rules may not apply to it then"
+                        .into(),
+                    escape,
+                );
+                format!("{why}: these rules may not keep it out")
+            }
             _ => continue,
         };
         let _ = writeln!(text, "Note: {}: {why}", escape(&c.token));

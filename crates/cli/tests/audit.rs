@@ -172,6 +172,26 @@ fn no_group_means_allowed_and_table_output() {
 }
 
 #[test]
+fn fetchers_on_a_user_s_request_are_said_to_maybe_not_obey() {
+    // OpenAI says robots.txt rules may not apply to ChatGPT-User: the
+    // table says so where rules would keep it out, and only there.
+    let body = b"User-agent: ChatGPT-User\nDisallow: /\n";
+    let rows = audit(body);
+    assert_eq!(row(&rows, "ChatGPT-User")["user_initiated"], true);
+    assert_eq!(row(&rows, "ChatGPT-User")["access"], "disallowed");
+    assert_eq!(row(&rows, "GPTBot")["user_initiated"], false);
+    let (_dir, file) = robots_file(body);
+    let text = stdout(&run(&["audit", &file], b""));
+    let notes: Vec<&str> =
+        text.lines().filter(|l| l.contains("may not keep it out")).collect();
+    assert_eq!(notes.len(), 1, "{text}");
+    assert!(notes[0].starts_with("Note: ChatGPT-User: "), "{text}");
+    let (_dir, file) = robots_file(b"User-agent: GPTBot\nDisallow: /\n");
+    let text = stdout(&run(&["audit", &file], b""));
+    assert!(!text.contains("may not keep it out"), "{text}");
+}
+
+#[test]
 fn rules_no_requested_url_matches_change_nothing() {
     // Crawlers request a space as `%20`: `/_private/ /admin/` blocks
     // nothing, and `/public files/` opens nothing that `/` closes.

@@ -99,7 +99,8 @@ record!(
 );
 record!(
     /// What a file allows one crawler of a catalogue: the crawler's
-    /// `token`, `operator`, `purpose`, `note` and `url`, then `named`,
+    /// `token`, `operator`, `purpose`, `note`, `url` and
+    /// `user_initiated`, then `named`,
     /// `via` (`"named"`, `"fallback"`, `"global"` or `"none"`), `lines`,
     /// `access`, `allowed_path`, `disallowed_path`, `crawl_delay` and
     /// `as_fetched`.
@@ -193,7 +194,8 @@ impl PyCatalogue {
     }
 
     /// A catalogue from TOML text (`[[crawler]]` tables with `token`,
-    /// `operator`, `purpose`, optional `note` and `url`).
+    /// `operator`, `purpose`, optional `note`, `url`, `fallback`,
+    /// `ignores_global` and `user_initiated`).
     ///
     /// Raises `ValueError` with the line of the first problem.
     #[staticmethod]

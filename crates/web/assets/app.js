@@ -569,6 +569,9 @@ function renderAudit() {
       if (s.access === "partial") {
         access.append(" ", el("span", { class: "muted mono", text: `e.g. ${s.disallowed_path} blocked` }));
       }
+      if (s.user_initiated && s.access !== "allowed") {
+        access.append(" ", el("span", { class: "muted", title: s.note || "", text: "(fetches on a user's request: may not obey)" }));
+      }
       const via = el("td", { class: s.named ? "via-named" : "" });
       if (s.via === "access") via.append(r.outcome);
       else if (s.via === "none") via.append("no group");

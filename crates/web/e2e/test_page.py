@@ -303,7 +303,12 @@ def test_the_audit_table(page, server):
     expect(page.locator("#audit tr[data-token='Applebot']")).to_contain_text("fallback")
     expect(page.locator("#audit tr[data-token='Applebot']")).to_have_attribute("data-access", "partial")
     expect(page.locator("#audit tr[data-token='AdsBot-Google']")).to_have_attribute("data-access", "allowed")
+    # ChatGPT-User fetches on a user's request: rules may not keep it out.
+    chatgpt = page.locator("#audit tr[data-token='ChatGPT-User']")
+    expect(chatgpt).to_have_attribute("data-access", "disallowed")
+    expect(chatgpt).to_contain_text("may not obey")
     page.fill("#robots", "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n")
+    expect(gpt).not_to_contain_text("may not obey")
     expect(page.locator("#audit-summary")).to_contain_text("AI crawlers: 1 of")
     page.click("#audit-filters button[data-purpose='ai-training']")
     expect(bing).to_have_count(0)
