@@ -27,16 +27,21 @@ pub enum Via {
     /// ([`Crawler::fallback`]), such as Googlebot for Applebot
     /// (`fallback`).
     Fallback,
+    /// There are no rules: the fetch of the robots.txt failed or found
+    /// none, and its outcome decides for every crawler (RFC 9309
+    /// §2.3.1.3–4; `access`). Front ends that fetch set it.
+    Access,
 }
 
 impl Via {
-    /// `"named"`, `"global"`, `"none"` or `"fallback"`.
+    /// `"named"`, `"global"`, `"none"`, `"fallback"` or `"access"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Via::Named => "named",
             Via::Global => "global",
             Via::None => "none",
             Via::Fallback => "fallback",
+            Via::Access => "access",
         }
     }
 }

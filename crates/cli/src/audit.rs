@@ -84,6 +84,7 @@ fn via(via: Via, all: &[u32]) -> String {
         Via::Named => format!("named ({which} {})", lines.join(", ")),
         Via::Global => format!("* ({which} {})", lines.join(", ")),
         Via::Fallback => format!("fallback ({which} {})", lines.join(", ")),
+        Via::Access => "no rules (fetch)".to_string(),
         _ => "no group".to_string(),
     }
 }
@@ -103,6 +104,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             } else {
                 Coverage::DisallowedEverywhere
             };
+            s.via = Via::Access;
+            s.lines.clear();
+            s.crawl_delay = None;
+            s.as_fetched = None;
         }
     }
     if effective.remote.is_some() {
@@ -214,23 +219,28 @@ fn table(standings: &[Standing]) -> String {
         }
     }
     // Crawlers whose operator documents another choice of groups than a
-    // group that names them or else `*`: what they follow here.
+    // group that names them or else `*`: what they follow here; and those
+    // that may not obey rules that would keep them out.
     for s in standings {
         let c = &s.crawler;
-        let why = match s.via {
-            Via::Fallback => format!(
+        let groups = match s.via {
+            Via::Fallback => Some(format!(
                 "no group names it, so it follows the groups of {}, as its \
                  operator documents",
                 escape(&c.fallback.join(" or "))
+            )),
+            Via::None if c.ignores_global => Some(
+                "no group names it, and it ignores the * groups, as its \
+                 operator documents: name it to restrict it"
+                    .to_string(),
             ),
-            Via::None if c.ignores_global => "no group names it, and it \
-                ignores the * groups, as its operator documents: name it to \
-                restrict it"
-                .to_string(),
-            // Rules that would keep it out, which it may not obey.
-            _ if c.user_initiated
-                && s.coverage != Coverage::AllowedEverywhere =>
-            {
+            _ => None,
+        };
+        let ruled = matches!(s.via, Via::Named | Via::Global | Via::Fallback);
+        let obeys = (c.user_initiated
+            && ruled
+            && s.coverage != Coverage::AllowedEverywhere)
+            .then(|| {
                 let why = c.note.as_deref().map_or(
                     "it fetches only on a user's request, and its operator \
                      says robots.txt rules may not apply to it then"
@@ -238,10 +248,10 @@ fn table(standings: &[Standing]) -> String {
                     escape,
                 );
                 format!("{why}: these rules may not keep it out")
-            }
-            _ => continue,
-        };
-        let _ = writeln!(text, "Note: {}: {why}", escape(&c.token));
+            });
+        for why in groups.into_iter().chain(obeys) {
+            let _ = writeln!(text, "Note: {}: {why}", escape(&c.token));
+        }
     }
     text
 }

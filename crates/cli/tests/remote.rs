@@ -328,6 +328,11 @@ fn other_commands_say_what_a_missing_file_means() {
     let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     let all = v.as_array().unwrap();
     assert!(all.iter().all(|s| s["access"] == "disallowed"), "{v}");
+    // By the fetch's outcome, not by groups: no note on groups.
+    assert!(all.iter().all(|s| s["via"] == "access"), "{v}");
+    let text = stdout(&run(&["audit", &down.url("/")], b""));
+    assert!(text.contains("no rules (fetch)"), "{text}");
+    assert!(!text.contains("Note:"), "{text}");
     let out = run(&["check", &down.url("/"), "a", &down.url("/x")], b"");
     assert_eq!(out.status.code(), Some(1));
 }
