@@ -157,8 +157,15 @@ pub fn agent_from_user_agent<'k>(
 /// `en-US`), of which one a later tier names comes first (the
 /// catalogue's names are crawlers', a file's may be any word).
 fn agent_by_tiers(header: &str, tiers: &[&[&str]]) -> Option<String> {
-    let products: Vec<Product<'_>> =
+    let mut products: Vec<Product<'_>> =
         products(header).into_iter().filter(|p| !is_generic(p.name)).collect();
+    // Where the header names its software outside comments
+    // (`LinkedInBot/1.0 (compatible; Jakarta Commons-HttpClient/4.3)`),
+    // the names of several words in its comments are what it is made
+    // of, not what it is.
+    if products.iter().any(|p| !p.comment) {
+        products.retain(|p| !p.phrase);
+    }
     let tiers: Vec<HashMap<String, &str>> = tiers
         .iter()
         .map(|known| {
@@ -284,7 +291,12 @@ fn products(header: &str) -> Vec<Product<'_>> {
         };
         // A middle word of a name of several words is none.
         if versioned || !after_bare {
-            out.push(Product { name, versioned, comment: false });
+            out.push(Product {
+                name,
+                versioned,
+                comment: false,
+                phrase: false,
+            });
         }
         after_bare = !versioned;
     }
@@ -304,40 +316,53 @@ fn comment_products(text: &str) -> Vec<Product<'_>> {
         text.split_ascii_whitespace().take_while(|w| !is_address(w)).collect();
     let (first, last) = match words[..] {
         [] => return Vec::new(),
-        [one] => (one, None),
-        [first, .., last] => (first, Some(last)),
+        [first, .., last] if !first.contains('/') => (first, last),
+        // One word, or `name/version` and more: the first word alone.
+        [first, ..] => {
+            return in_comment(product(first), false).into_iter().collect()
+        }
     };
+    let last_name = last.split_once('/').map_or(last, |(name, _)| name);
+    // A crawler's own name at the end (`Yahoo! Slurp`: Yahoo's crawler
+    // is `Slurp`) is read by its words (see `agent_by_tiers`), not as the
+    // first word of a name.
+    if is_crawlerish(last_name) && !is_crawler_word(last_name) {
+        return Vec::new();
+    }
     // A version of a name of several words starts with a digit: not
     // `Nexus 5X Build/MMB29P`, a phone's model and build.
     let version = last
-        .and_then(|last| last.split_once('/'))
+        .split_once('/')
         .filter(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()));
-    // Without one, such a name ends in a crawler's word (`Seekport
+    // Without one, such a name ends in a word for a crawler (`Seekport
     // Crawler`); other phrases (`treat like Googlebot`, `web crawler`)
     // are no name.
-    let named = |last: &str| {
-        is_crawlerish(last)
-            && product_of(last, None).is_some()
-            && !words.iter().any(|w| {
-                ["like", "with"].iter().any(|p| w.eq_ignore_ascii_case(p))
-            })
+    let named = is_crawler_word(last_name)
+        && !words.iter().any(|w| {
+            ["like", "with"].iter().any(|p| w.eq_ignore_ascii_case(p))
+        });
+    let found = match version {
+        Some((_, version)) => product_of(first, Some(version)),
+        None if named => product_of(first, None),
+        None => None,
     };
-    let found = match (first.contains('/'), version, last) {
-        (true, ..) | (false, None, None) => product(first),
-        (false, Some((_, version)), _) => product_of(first, Some(version)),
-        (false, None, Some(last)) if named(last) => product_of(first, None),
-        (false, None, Some(_)) => None,
-    };
-    let mut out = Vec::new();
-    if let Some((name, versioned)) = found {
-        out.push(Product { name, versioned, comment: true });
-    }
-    if let Some((name, version)) = version {
-        if let Some((name, _)) = product_of(name, Some(version)) {
-            out.push(Product { name, versioned: true, comment: true });
-        }
-    }
-    out
+    let last = version.and_then(|(name, version)| {
+        product_of(name, Some(version)).map(|(name, _)| (name, true))
+    });
+    in_comment(found, true).into_iter().chain(in_comment(last, true)).collect()
+}
+
+/// A product of a comment, from [`product`]'s answer.
+fn in_comment(
+    found: Option<(&str, bool)>,
+    phrase: bool,
+) -> Option<Product<'_>> {
+    found.map(|(name, versioned)| Product {
+        name,
+        versioned,
+        comment: true,
+        phrase,
+    })
 }
 
 /// A product of a `User-Agent` header, for [`agent_from_user_agent`].
@@ -348,6 +373,9 @@ struct Product<'a> {
     versioned: bool,
     /// Whether it is an item of a comment.
     comment: bool,
+    /// Whether it is read from a name of several words in a comment
+    /// ([`comment_products`]).
+    phrase: bool,
 }
 
 impl Product<'_> {
@@ -416,6 +444,14 @@ fn item(text: &str, depth: usize) -> Option<Item<'_>> {
 fn is_crawlerish(word: &str) -> bool {
     let word = word.to_ascii_lowercase();
     CRAWLER_WORDS.iter().any(|c| word.contains(c))
+}
+
+/// Returns true for a word that says "crawler" and names none: `Bot`,
+/// `crawler`, `Spider`… (not `Slurp`, `NewsBot`), in any case.
+fn is_crawler_word(word: &str) -> bool {
+    ["bot", "crawler", "spider", "robot", "crawl", "scraper", "fetcher"]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Returns true for a browser's or platform's token (`Mozilla`).
@@ -932,6 +968,20 @@ mod tests {
         assert_eq!(
             agent_from_user_agent(sistrix, ["SISTRIX"]).as_deref(),
             Some("SISTRIX")
+        );
+        // Where the header names its software outside comments, a
+        // comment's name of several words is what it is made of.
+        let linkedin = "LinkedInBot/1.0 (compatible; Mozilla/5.0; Jakarta Commons-HttpClient/4.3 +http://www.linkedin.com)";
+        assert_eq!(
+            agent_from_user_agent(linkedin, ["Jakarta"]).as_deref(),
+            Some("LinkedInBot")
+        );
+        // A crawler's own name at the end is its name: Yahoo's is
+        // `Slurp`, not the `Yahoo` of `User-agent: Yahoo Pipes 1.0`.
+        let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp/3.0; http://help.yahoo.com/help/us/ysearch/slurp)";
+        assert_eq!(
+            agent_from_user_agent(slurp, ["Yahoo"]).as_deref(),
+            Some("Slurp")
         );
         // Other phrases are no name.
         let fynd = "FyndSearchEngine-Crawler (by fynd.bot; https://fynd.bot)";
