@@ -665,7 +665,13 @@ fn stopped_redirect(response: &Response) -> Outcome {
     let Ok(seen) = response
         .hops
         .iter()
-        .map(|h| Url::parse(&h.url))
+        .map(|h| {
+            // As `Redirects::follow` keeps them: without a fragment.
+            Url::parse(&h.url).map(|mut url| {
+                url.set_fragment(None);
+                url
+            })
+        })
         .collect::<Result<Vec<Url>, _>>()
     else {
         return Stop::NoLocation.outcome();
@@ -1309,8 +1315,18 @@ mod tests {
             fetch(looped).outcome,
             Outcome::Unavailable(Unavailable::RedirectLoop)
         ));
-        // A fragment is never requested: back to a URL taken, with one,
-        // is a loop as well.
+        // A fragment is never requested: back to a URL taken, with one
+        // (or from one a downloader recorded with one), is a loop.
+        let looped = Response::new(302, vec![])
+            .header("Location", "/robots.txt")
+            .hops(vec![
+                Hop::new("http://h/robots.txt#top", Some(302)),
+                Hop::new("http://h/b", Some(302)),
+            ]);
+        assert!(matches!(
+            fetch(looped).outcome,
+            Outcome::Unavailable(Unavailable::RedirectLoop)
+        ));
         let looped = Response::new(302, vec![])
             .header("Location", "/robots.txt#frag")
             .hops(vec![

@@ -569,7 +569,7 @@ function renderAudit() {
       if (s.access === "partial") {
         access.append(" ", el("span", { class: "muted mono", text: `e.g. ${s.disallowed_path} blocked` }));
       }
-      if (s.user_initiated && s.access !== "allowed") {
+      if (s.user_initiated && s.access !== "allowed" && ["named", "global", "fallback"].includes(s.via)) {
         access.append(" ", el("span", { class: "muted", title: s.note || "", text: "(fetches on a user's request: may not obey)" }));
       }
       const via = el("td", { class: s.named ? "via-named" : "" });

@@ -191,7 +191,8 @@ def _expand(inputs: Sequence[str], prefix: Optional[str], depth: int) -> List[st
     out: List[str] = []
     for path in inputs:
         path = os.fspath(path)
-        if path.lower().endswith(_LISTS):
+        # As the command line tells them: by their names' ends, in case.
+        if path.endswith(_LISTS):
             if depth == _LIST_DEPTH:
                 raise OSError(f"{path!r}: lists name lists more than {_LIST_DEPTH} deep")
             out.extend(_expand(_read_list(path, prefix), None, depth + 1))
