@@ -306,11 +306,10 @@ fn products(header: &str) -> Vec<Product<'_>> {
 /// The products of an item of a comment (the text between `;` or `,`):
 /// its name, or its first word if it has several up to a URL or e-mail
 /// address. A name of several words (`Screaming Frog SEO Spider/19.0`,
-/// `Seekport Crawler`) counts by its first word, as a `user-agent` line
-/// does, with the version of its last if that starts with a digit; that
-/// last word with such a version is a product as well, the middle ones
-/// are none. Without a version, only a name that ends in a crawler's word
-/// is one.
+/// `Seekport Crawler`) counts by its first word alone, as a `user-agent`
+/// line does, with the version of its last if that starts with a digit.
+/// Without a version, only a name that ends in a word for a crawler is
+/// one.
 fn comment_products(text: &str) -> Vec<Product<'_>> {
     let words: Vec<&str> =
         text.split_ascii_whitespace().take_while(|w| !is_address(w)).collect();
@@ -346,10 +345,7 @@ fn comment_products(text: &str) -> Vec<Product<'_>> {
         None if named => product_of(first, None),
         None => None,
     };
-    let last = version.and_then(|(name, version)| {
-        product_of(name, Some(version)).map(|(name, _)| (name, true))
-    });
-    in_comment(found, true).into_iter().chain(in_comment(last, true)).collect()
+    in_comment(found, true).into_iter().collect()
 }
 
 /// A product of a comment, from [`product`]'s answer.
@@ -943,7 +939,13 @@ mod tests {
         ua!(frog, Some("Screaming"));
         assert_eq!(
             agent_from_user_agent(frog, ["Spider"]).as_deref(),
-            Some("Spider")
+            Some("Screaming")
+        );
+        // Nor is its last word another's (`User-agent: Agent:SiteSucker`).
+        let known = "Mozilla/5.0 (compatible; Known Agent/1.0; +https://knownagents.com)";
+        assert_eq!(
+            agent_from_user_agent(known, ["Agent"]).as_deref(),
+            Some("Known")
         );
         assert_eq!(
             agent_from_user_agent(frog, ["SEO", "Frog"]).as_deref(),

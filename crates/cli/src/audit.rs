@@ -241,13 +241,10 @@ fn table(standings: &[Standing]) -> String {
             && ruled
             && s.coverage != Coverage::AllowedEverywhere)
             .then(|| {
-                let why = c.note.as_deref().map_or(
-                    "it fetches only on a user's request, and its operator \
-                     says robots.txt rules may not apply to it then"
-                        .into(),
-                    escape,
-                );
-                format!("{why}: these rules may not keep it out")
+                "it fetches only on a user's request, and its operator says \
+                 robots.txt rules may not apply to it then: these rules may \
+                 not keep it out"
+                    .to_string()
             });
         for why in groups.into_iter().chain(obeys) {
             let _ = writeln!(text, "Note: {}: {why}", escape(&c.token));
