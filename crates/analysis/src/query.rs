@@ -267,7 +267,7 @@ fn words(header: &str) -> impl Iterator<Item = &str> {
 /// Bare words in a row outside parentheses are a name of several words
 /// (`Sogou web spider/4.0`, `Screaming Frog SEO Spider/19.0`): only the
 /// first is a product, with the last if it has a version; `web` is none.
-/// Inside parentheses, see [`comment_products`].
+/// Inside parentheses, see [`comment_product`].
 fn products(header: &str) -> Vec<Product<'_>> {
     let mut out = Vec::new();
     // Whether the item before was a bare word outside parentheses.
@@ -277,7 +277,7 @@ fn products(header: &str) -> Vec<Product<'_>> {
             Item::Top(text) => text,
             Item::Comment(text) => {
                 after_bare = false;
-                out.extend(comment_products(text));
+                out.extend(comment_product(text));
                 continue;
             }
             Item::Break => {
@@ -303,30 +303,28 @@ fn products(header: &str) -> Vec<Product<'_>> {
     out
 }
 
-/// The products of an item of a comment (the text between `;` or `,`):
-/// its name, or its first word if it has several up to a URL or e-mail
+/// The product of an item of a comment (the text between `;` or `,`), if
+/// any: its name, or its first word if it has several up to a URL or e-mail
 /// address. A name of several words (`Screaming Frog SEO Spider/19.0`,
 /// `Seekport Crawler`) counts by its first word alone, as a `user-agent`
 /// line does, with the version of its last if that starts with a digit.
 /// Without a version, only a name that ends in a word for a crawler is
 /// one.
-fn comment_products(text: &str) -> Vec<Product<'_>> {
+fn comment_product(text: &str) -> Option<Product<'_>> {
     let words: Vec<&str> =
         text.split_ascii_whitespace().take_while(|w| !is_address(w)).collect();
     let (first, last) = match words[..] {
-        [] => return Vec::new(),
+        [] => return None,
         [first, .., last] if !first.contains('/') => (first, last),
         // One word, or `name/version` and more: the first word alone.
-        [first, ..] => {
-            return in_comment(product(first), false).into_iter().collect()
-        }
+        [first, ..] => return in_comment(product(first), false),
     };
     let last_name = last.split_once('/').map_or(last, |(name, _)| name);
     // A crawler's own name at the end (`Yahoo! Slurp`: Yahoo's crawler
     // is `Slurp`) is read by its words (see `agent_by_tiers`), not as the
     // first word of a name.
     if is_crawlerish(last_name) && !is_crawler_word(last_name) {
-        return Vec::new();
+        return None;
     }
     // A version of a name of several words starts with a digit: not
     // `Nexus 5X Build/MMB29P`, a phone's model and build.
@@ -345,7 +343,7 @@ fn comment_products(text: &str) -> Vec<Product<'_>> {
         None if named => product_of(first, None),
         None => None,
     };
-    in_comment(found, true).into_iter().collect()
+    in_comment(found, true)
 }
 
 /// A product of a comment, from [`product`]'s answer.
@@ -370,7 +368,7 @@ struct Product<'a> {
     /// Whether it is an item of a comment.
     comment: bool,
     /// Whether it is read from a name of several words in a comment
-    /// ([`comment_products`]).
+    /// ([`comment_product`]).
     phrase: bool,
 }
 
