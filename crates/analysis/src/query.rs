@@ -782,6 +782,8 @@ fn is_url_like(url: &str) -> bool {
 /// both path and query): non-ASCII, controls, space, `"`, `<` and `>`.
 /// `%` is kept (the URL may already be encoded), and so is everything
 /// else: characters such as `|` or `{` are sent as they are in a query.
+/// A host that is not ASCII is written as its IDNA (punycode) form, as
+/// URL parsers write it (UTS #46); one that has none is percent-encoded.
 ///
 /// # Example
 ///
@@ -791,6 +793,10 @@ fn is_url_like(url: &str) -> bool {
 /// assert_eq!(percent_encode("/caf\u{e9} menu"), "/caf%C3%A9%20menu");
 /// assert_eq!(percent_encode(" /pri\tvate\n"), "/private");
 /// assert_eq!(percent_encode("/plain?q=1"), "/plain?q=1");
+/// assert_eq!(
+///     percent_encode("https://b\u{fc}cher.de/caf\u{e9}"),
+///     "https://xn--bcher-kva.de/caf%C3%A9"
+/// );
 /// ```
 pub fn percent_encode(url: &str) -> Cow<'_, str> {
     let trimmed = url.trim_matches(|c: char| c <= ' ');
@@ -809,14 +815,49 @@ pub fn percent_encode(url: &str) -> Cow<'_, str> {
         };
     }
     let mut out = String::with_capacity(cleaned.len() + 16);
-    for b in cleaned.bytes() {
-        if needs(b) {
-            out.push_str(&format!("%{b:02X}"));
-        } else {
-            out.push(b as char);
+    let encode = |out: &mut String, text: &str| {
+        for b in text.bytes() {
+            if needs(b) {
+                out.push_str(&format!("%{b:02X}"));
+            } else {
+                out.push(b as char);
+            }
+        }
+    };
+    let mut rest = &cleaned[..];
+    if let Some((before, host, after)) = split_host(rest) {
+        let ascii = match host.is_ascii() {
+            true => None,
+            false => idna::domain_to_ascii(host).ok(),
+        };
+        if let Some(ascii) = ascii.filter(|a| !a.is_empty()) {
+            encode(&mut out, before);
+            out.push_str(&ascii);
+            rest = after;
         }
     }
+    encode(&mut out, rest);
     Cow::Owned(out)
+}
+
+/// `url` as what comes before its host, the host, and what follows it
+/// (port, path, query), if it starts with a scheme and `://`.
+fn split_host(url: &str) -> Option<(&str, &str, &str)> {
+    if !is_url_like(url) || url.starts_with('/') {
+        return None;
+    }
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '?', '#', '\\'])
+        .map_or(url.len(), |at| start + at);
+    // After any user info, up to a port.
+    let host_start =
+        url[start..end].rfind('@').map_or(start, |at| start + at + 1);
+    let host_end = match url[host_start..end].rfind(':') {
+        Some(at) if !url[host_start..end].ends_with(']') => host_start + at,
+        _ => end,
+    };
+    Some((&url[..host_start], &url[host_start..host_end], &url[host_end..]))
 }
 
 #[cfg(test)]
@@ -836,6 +877,36 @@ mod tests {
                 $header
             )
         };
+    }
+
+    #[test]
+    fn a_host_that_is_not_ascii_is_requested_as_punycode() {
+        let cases = [
+            ("http://b\u{fc}cher.de/a", "http://xn--bcher-kva.de/a"),
+            (
+                "http://B\u{dc}CHER.de:8080/\u{e9}",
+                "http://xn--bcher-kva.de:8080/%C3%A9",
+            ),
+            (
+                "https://u:p\u{e9}@b\u{fc}cher.de?q",
+                "https://u:p%C3%A9@xn--bcher-kva.de?q",
+            ),
+            ("http://\u{4f8b}\u{3048}.jp#x", "http://xn--r8jz45g.jp#x"),
+            // ASCII hosts are left as they are; so is a path's text.
+            (
+                "http://EXAMPLE.com/b\u{fc}cher.de",
+                "http://EXAMPLE.com/b%C3%BCcher.de",
+            ),
+            ("/b\u{fc}cher.de://x", "/b%C3%BCcher.de://x"),
+            // No IDNA form: percent-encoded, as before.
+            (
+                "http://a\u{fc}\u{200b}x\u{fffd}.de/",
+                "http://a%C3%BC%E2%80%8Bx%EF%BF%BD.de/",
+            ),
+        ];
+        for (url, want) in cases {
+            assert_eq!(percent_encode(url), want, "{url:?}");
+        }
     }
 
     #[test]

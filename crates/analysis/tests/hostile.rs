@@ -160,3 +160,35 @@ fn one_group_names_ten_thousand_crawlers() {
     );
     assert_eq!(count(&found, Code::AgentInSeveralGroups), 100);
 }
+
+#[test]
+fn long_star_rules_and_one_group_of_many_names() {
+    // 12,000 crawlers named in one group whose 14 rules, 16 KB each,
+    // repeat none of the `*` group's: each set of groups is compared
+    // once, every name is counted, and the work is linear.
+    let long = "a".repeat(16_000);
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..14 {
+        body.extend_from_slice(format!("Disallow: /{long}{i}\n").as_bytes());
+    }
+    for i in 0..12_000 {
+        body.extend_from_slice(
+            format!("User-agent: t{}\n", letters(i)).as_bytes(),
+        );
+    }
+    for i in 0..14 {
+        body.extend_from_slice(
+            format!("Disallow: /{}*z{i}\n", &long[5..]).as_bytes(),
+        );
+    }
+    let found = lint(&body);
+    assert_eq!(count(&found, Code::GlobalRulesDropped), 1);
+    let d = found.iter().find(|d| d.code == Code::GlobalRulesDropped).unwrap();
+    assert_eq!((d.line, d.related.len()), (16, 14));
+    assert!(
+        d.message.starts_with("the `*` rules do not apply to ta, tb, ")
+            && d.message.contains(" and 11990 more: "),
+        "{}",
+        d.message
+    );
+}

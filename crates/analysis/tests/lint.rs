@@ -1,6 +1,7 @@
 //! Every check has a file that triggers it at a known line and a file
 //! that must not trigger it; line numbers hold on every kind of line end.
 
+use robotrules::Robots;
 use robotrules_analysis::{lint, Code, Severity};
 
 /// (code, a file with the problem, the line it is on, a file without it).
@@ -379,6 +380,31 @@ fn rt204_reads_names_as_the_reference_does() {
 }
 
 #[test]
+fn rt204_only_paths_the_star_rules_block() {
+    let lines = |body: &[u8]| {
+        lint(body)
+            .into_iter()
+            .filter(|d| d.code == Code::GlobalRulesDropped)
+            .map(|d| (d.line, d.related))
+            .collect::<Vec<_>>()
+    };
+    // The named group repeats the `*` rules, which open `/p/` again: no
+    // path the `*` group blocks escapes.
+    let same = b"User-agent: *\nDisallow: /p/\nAllow: /p/$\n\nUser-agent: a\nDisallow: /p/\nAllow: /p/$\n";
+    assert_eq!(lines(same), []);
+    // A crawler named in the `*` group itself obeys its rules.
+    let inside = b"User-agent: *\nUser-agent: a\nDisallow: /p/\nAllow: /p/$\n\nUser-agent: a\nDisallow: /q\n";
+    assert_eq!(lines(inside), []);
+    // `/a$$` is `/a$` anchored: repeated, nothing escapes.
+    assert_eq!(lines(b"User-agent: *\nDisallow: /a$$\n\nUser-agent: a\nDisallow: /a$$\n"), []);
+    // A crawler named beside `*` in a later group escapes the first
+    // group's rules: `check` allows it `/x`.
+    let beside = b"User-agent: *\nDisallow: /x\n\nUser-agent: b\nUser-agent: *\nDisallow: /y\n";
+    assert!(Robots::parse(beside).is_allowed("b", "/x"));
+    assert_eq!(lines(beside), [(4, vec![2])]);
+}
+
+#[test]
 fn rt210_user_agent_lines_apart_in_one_group() {
     let found = |body: &str| {
         lint(body.as_bytes())
@@ -433,6 +459,54 @@ fn rt107_help_says_what_was_meant() {
     assert!(help("$").starts_with("remove it"), "{}", help("$"));
     // A full-width space in front of the path.
     assert!(help("\u{3000}/private/").ends_with("write `/private/`"));
+    // A file's name is no host: never the advice to block the site.
+    assert_eq!(help("admin.php"), "write `/admin.php`");
+    assert_eq!(help("index.php/admin"), "write `/index.php/admin`");
+    assert!(help("example.org/a").ends_with("write `/a`"));
+    // `Disallow /a:b`: RT102 says the colon is missing; RT107 would
+    // advise `/b`, which no one meant.
+    let found = lint(b"User-agent: *\nDisallow /a:b\n");
+    assert!(
+        found.iter().any(|d| d.code == Code::AcceptedVariant),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|d| d.code == Code::BadPathStart), "{found:?}");
+}
+
+#[test]
+fn rt109_counts_the_index_html_retry() {
+    // `Disallow: /d/**` (priority 5) beats the retry of
+    // `/d/index.html` on `/d/` (priority 4); `/d/` (3) would not.
+    let body = b"User-agent: *\nAllow: /d/index.html\nDisallow: /d/**\n";
+    let robots = Robots::parse(body);
+    assert!(!robots.is_allowed("x", "/d/"));
+    let shorter =
+        Robots::parse(b"User-agent: *\nAllow: /d/index.html\nDisallow: /d/\n");
+    assert!(shorter.is_allowed("x", "/d/"));
+    // So the `**` is not redundant.
+    let found = lint(body);
+    assert!(
+        found.iter().all(|d| d.code != Code::RedundantWildcard),
+        "{found:?}"
+    );
+    // Where no priority lies between, it is.
+    let found =
+        lint(b"User-agent: *\nAllow: /eee/index.html\nDisallow: /d/**\n");
+    assert!(
+        found.iter().any(|d| d.code == Code::RedundantWildcard),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn rt102_a_spaced_typo_has_its_colon() {
+    let found = lint(b"User agent: Googlebot\nDisallow: /x\n");
+    let d = found.iter().find(|d| d.code == Code::AcceptedVariant).unwrap();
+    let help = d.help.as_deref().unwrap();
+    assert!(!help.contains("colon"), "{help}");
+    let found = lint(b"Sitemap http://e.com/s.xml\n");
+    let d = found.iter().find(|d| d.code == Code::AcceptedVariant).unwrap();
+    assert!(d.help.as_deref().unwrap().contains("colon"), "{d:?}");
 }
 
 #[test]
@@ -662,4 +736,28 @@ fn rt205_rules_never_decide() {
     }
     // The groups do have shadowed rules: the check above is not empty.
     assert!(flagged > 5_000, "{flagged}");
+}
+
+#[test]
+fn rt005_markup_beside_rules_that_still_read() {
+    let body = b"User-agent: *\nDisallow: /a\n<br>\nDisallow: /b\n";
+    let robots = Robots::parse(body);
+    assert!(!robots.is_allowed("x", "/a") && !robots.is_allowed("x", "/b"));
+    let found = lint(body);
+    let d = found.iter().find(|d| d.code == Code::Html).unwrap();
+    assert!(d.message.contains("beside its 2 rules"), "{}", d.message);
+    let page = lint(b"<html><body><h1>404 Not Found</h1></body></html>\n");
+    let d = page.iter().find(|d| d.code == Code::Html).unwrap();
+    assert_eq!(d.message, "the file is an HTML page, not a robots.txt");
+}
+
+#[test]
+fn rt110_a_space_in_a_full_url() {
+    let found = lint(b"Sitemap: https://e.com/a b.xml\n");
+    let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
+    assert!(d.message.contains("holds a space"), "{}", d.message);
+    assert_eq!(d.help.as_deref(), Some("write the space as `%20`"));
+    let found = lint(b"Sitemap: /s.xml\n");
+    let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
+    assert!(d.message.contains("not an absolute"), "{}", d.message);
 }

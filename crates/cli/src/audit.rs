@@ -121,7 +121,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         serde_json::to_writer(&mut out, &standings)?;
         writeln!(out)?;
     } else {
-        write!(out, "{}", table(&standings))?;
+        let has_global = robots.groups().any(|g| g.is_global());
+        write!(out, "{}", table(&standings, has_global))?;
     }
     out.flush()?;
     Ok(Outcome::Allowed)
@@ -139,8 +140,9 @@ fn delay_change(whole: Option<f64>, fetched: Option<f64>) -> String {
     }
 }
 
-/// The standings as a table, and a summary for the AI crawlers.
-fn table(standings: &[Standing]) -> String {
+/// The standings as a table, and a summary for the AI crawlers;
+/// `has_global` says that the file has a `*` group.
+fn table(standings: &[Standing], has_global: bool) -> String {
     let mut text = String::new();
     let head = ["crawler", "operator", "purpose", "rules from", "access"];
     let rows: Vec<[String; 5]> = standings
@@ -229,7 +231,8 @@ fn table(standings: &[Standing]) -> String {
                  operator documents",
                 escape(&c.fallback.join(" or "))
             )),
-            Via::None if c.ignores_global => Some(
+            // Without a `*` group, ignoring one changes nothing.
+            Via::None if c.ignores_global && has_global => Some(
                 "no group names it, and it ignores the * groups, as its \
                  operator documents: name it to restrict it"
                     .to_string(),

@@ -7,7 +7,7 @@ use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
     agent_for_user_agent, check_agents, escape, other_authority,
-    question_warnings, Check, FetchLimit,
+    question_warnings, Check, FetchLimit, Warning,
 };
 use robotrules_fetch::Authority;
 
@@ -89,7 +89,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut any_disallowed = false;
-    let mut emit = |url: &str| -> anyhow::Result<()> {
+    // `read_as`: how a line of standard input that is not UTF-8 was
+    // read, for its JSON (standard error has had it once).
+    let mut emit = |url: &str,
+                    read_as: Option<Warning>|
+     -> anyhow::Result<()> {
         let decision = matcher.decide(&effective.target(url));
         // Say what the encoded form would get.
         let mut warnings = question_warnings(
@@ -118,9 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             crate::found_disallowed();
         }
         if args.json {
+            warnings.extend(read_as);
             let mut check =
                 Check::with_warnings(&decision, &names, url, warnings);
-            if fixed.is_some() || exempt {
+            let overridden = fixed.is_some() || exempt;
+            if overridden {
                 check.allowed = allowed;
                 check.rule = None;
             }
@@ -128,6 +134,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             if effective.remote.is_some() {
                 value["fetch"] = effective.fetch_json();
                 value["exempt"] = exempt.into();
+            }
+            if overridden {
+                // As in `explain`: what the rules alone say.
+                value["allowed_by_rules"] = decision.is_allowed().into();
             }
             writeln!(out, "{value}")?;
         } else {
@@ -142,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         input::each_url(io::stdin().lock(), &mut emit)?;
     } else {
         for url in &urls {
-            emit(url)?;
+            emit(url, None)?;
         }
     }
     if body.is_empty() && fixed.is_none() {

@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let (Some(remote), Some(_)) = (effective.remote, effective.forced) {
         let _ = writeln!(text, "{}\n", remote.summary());
     } else if !args.json {
-        text = to_text(&explanation, source);
+        text = to_text(&explanation, &robots, source);
     }
     explanation.allowed = effective.verdict(url, by_rules);
     if !explanation.allowed {
@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// The explanation as text, with the file's lines quoted.
-fn to_text(e: &Explanation, source: &str) -> String {
+fn to_text(e: &Explanation, robots: &Robots, source: &str) -> String {
     let mut s = String::new();
     let who = escape(&e.agents.join(", ")).into_owned();
     let lines = match e.line_count {
@@ -191,9 +191,27 @@ fn to_text(e: &Explanation, source: &str) -> String {
                     ""
                 };
                 let mark = if m.decides { "  <- decides" } else { "" };
+                // What the quoted line does not show: where its value
+                // ends for the parser.
+                let pattern = escape(&m.rule.pattern);
+                let read_as = match robots.line(m.rule.line) {
+                    Some(r) if r.has_nul() => format!(
+                        " (read as `{pattern}`: a NUL byte ends the line)"
+                    ),
+                    Some(r) if r.is_too_long() => {
+                        let tail = pattern.chars().count().saturating_sub(24);
+                        let end: String = pattern.chars().skip(tail).collect();
+                        format!(
+                            " (read up to `…{end}`: the line is cut after \
+                             its first {} bytes)",
+                            robotrules::MAX_LINE_LEN
+                        )
+                    }
+                    _ => String::new(),
+                };
                 let _ = writeln!(
                     s,
-                    "  {:>5} | {:<width$}   {}, priority {}{retry}{mark}",
+                    "  {:>5} | {:<width$}   {}, priority {}{read_as}{retry}{mark}",
                     m.rule.line, m.text, m.rule.kind, m.rule.priority
                 );
             }

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Read};
 use std::time::Duration;
 
 use anyhow::Context;
-use robotrules_analysis::escape;
+use robotrules_analysis::{escape, Warning, WarningKind};
 use robotrules_fetch::policy::{self, Access};
 use robotrules_fetch::url::Url;
 use robotrules_fetch::{Authority, Fetch, FetcherConfig};
@@ -253,12 +253,12 @@ pub fn is_remote(source: &str) -> bool {
 
 /// Reads URLs one per line, calling `each` for every non-blank line, in
 /// constant memory. Line ends (LF or CR LF) are removed. A line that is not
-/// UTF-8 has its invalid bytes replaced (which cannot change a verdict:
-/// patterns are ASCII, so such bytes are only ever matched by `*`), and a
-/// warning says so once.
+/// UTF-8 has its invalid bytes percent-encoded, as a crawler requests
+/// them: `each` then gets a warning that says so (for the line's JSON),
+/// and standard error gets it once.
 pub fn each_url(
     mut reader: impl BufRead,
-    mut each: impl FnMut(&str) -> anyhow::Result<()>,
+    mut each: impl FnMut(&str, Option<Warning>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut buf = Vec::with_capacity(256);
     let mut number = 0u64;
@@ -281,17 +281,27 @@ pub fn each_url(
             continue;
         }
         match std::str::from_utf8(line) {
-            Ok(url) => each(url)?,
+            Ok(url) => each(url, None)?,
             Err(_) => {
+                let first = line
+                    .utf8_chunks()
+                    .find_map(|c| c.invalid().first().copied())
+                    .unwrap_or_default();
+                let encoded = encode_invalid(line);
+                let warning = Warning {
+                    kind: WarningKind::NeedsEncoding,
+                    message: format!(
+                        "URL on input line {number} is not UTF-8: its bytes \
+                         that are not UTF-8 are read percent-encoded \
+                         (`%{first:02X}`), as a crawler requests them"
+                    ),
+                    suggestion: Some(encoded.clone()),
+                };
                 if !warned {
-                    let first = line
-                        .utf8_chunks()
-                        .find_map(|c| c.invalid().first().copied())
-                        .unwrap_or_default();
-                    eprintln!("robotrules: warning: URL on input line {number} is not UTF-8: its bytes that are not UTF-8 are read percent-encoded (`%{first:02X}`), as a crawler requests them");
+                    eprintln!("robotrules: warning: {}", warning.message);
                     warned = true;
                 }
-                each(&encode_invalid(line))?;
+                each(&encoded, Some(warning))?;
             }
         }
     }

@@ -223,6 +223,11 @@ fn the_table_stays_readable() {
         ),
         "{text}"
     );
+    // Without a `*` group, ignoring one changes nothing: no note.
+    let (_dir2, plain) = robots_file(b"User-agent: Googlebot\nDisallow: /x\n");
+    let plain = stdout(&run(&["audit", &plain], b""));
+    assert!(plain.contains("AdsBot-Google "), "{plain}");
+    assert!(!plain.contains("Note: AdsBot-Google"), "{plain}");
     let rows = audit(&body);
     assert!(rows[0]["disallowed_path"].as_str().unwrap().len() > 16_000);
     // Columns as wide as their widest cell: `Alexa Internet (Amazon)`.

@@ -234,4 +234,34 @@ fn a_url_that_is_not_utf8_is_read_percent_encoded() {
         "user-agent 'FooBot' with URI 'https://e.com/caf%E9': DISALLOWED\n"
     );
     assert!(stderr(&out).contains("(`%E9`)"), "{}", stderr(&out));
+    // In JSON, each such line's row says so too; standard error once.
+    let out = run(
+        &["check", "--json", &file, "FooBot"],
+        b"https://e.com/caf\xE9\n/a\n/caf\xE9\n",
+    );
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds = |row: &serde_json::Value| -> Vec<String> {
+        row["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(rows.len(), 3);
+    assert_eq!(kinds(&rows[0]), ["needs-encoding"], "{}", rows[0]);
+    assert_eq!(rows[0]["warnings"][0]["suggestion"], "https://e.com/caf%E9");
+    assert!(kinds(&rows[1]).is_empty(), "{}", rows[1]);
+    assert!(
+        rows[2]["warnings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("URL on input line 3 is not UTF-8"),
+        "{}",
+        rows[2]
+    );
+    assert_eq!(stderr(&out).matches("is not UTF-8").count(), 1);
 }

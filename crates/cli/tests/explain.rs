@@ -178,3 +178,28 @@ fn thousands_of_matches_are_listed_in_part() {
     let text = stdout(&run(&["explain", &file, "FooBot", "/a"], b""));
     assert!(text.contains("… and 2000 more matching rules, not listed"));
 }
+
+#[test]
+fn a_rule_cut_short_says_what_it_is_read_as() {
+    // A NUL ends the line: `Disallow: /a<NUL>$` is `Disallow: /a`.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /a\x00$\n");
+    let out = run(&["explain", &file, "bar", "http://x/abc"], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains("(read as `/a`: a NUL byte ends the line)"),
+        "{text}"
+    );
+    // A line past 16,663 bytes is cut, its `$` with it.
+    let long = format!("User-agent: *\nDisallow: /{}$\n", "a".repeat(16_700));
+    let (_dir, file) = robots_file(long.as_bytes());
+    let url = format!("http://x/{}", "a".repeat(16_800));
+    let text = stdout(&run(&["explain", &file, "bar", &url], b""));
+    assert!(
+        text.contains("(read up to `…aaaaaaaaaaaaaaaaaaaaaaaa`: the line is cut after its first 16663 bytes)"),
+        "{text}"
+    );
+    // A plain rule: no such note.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /a\n");
+    let text = stdout(&run(&["explain", &file, "bar", "http://x/abc"], b""));
+    assert!(!text.contains("read as"), "{text}");
+}

@@ -312,6 +312,30 @@ fn issue_9_robots_txt_as_a_path_is_exempt_too() {
     assert!(v["rule"].is_null(), "{v}");
     assert_eq!(v["allowed_by_rules"], false);
     assert_eq!(v["exempt"], true);
+    // `check --json` says the same, `allowed_by_rules` included.
+    let out = run(
+        &["check", "--json", &server.url("/"), "FooBot", "/robots.txt", "/a"],
+        b"",
+    );
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["allowed"], true);
+    assert!(rows[0]["rule"].is_null(), "{}", rows[0]);
+    assert_eq!(rows[0]["allowed_by_rules"], false, "{}", rows[0]);
+    // Where the rules decide, there is no such field.
+    assert_eq!(rows[1]["allowed"], false);
+    assert!(rows[1].get("allowed_by_rules").is_none(), "{}", rows[1]);
+    // A 404 allows all: the rules (none) would allow it too.
+    let gone = Server::start(404, "");
+    let out = run(&["check", "--json", &gone.url("/"), "FooBot", "/a"], b"");
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (&v["allowed"], &v["allowed_by_rules"]),
+        (&true.into(), &true.into()),
+        "{v}"
+    );
 }
 
 #[test]

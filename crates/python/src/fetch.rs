@@ -173,6 +173,7 @@ fn access_name(access: Access) -> &'static str {
 /// class, the rules if there are any, and how long to keep the result.
 #[pyclass(frozen, name = "FetchResult", module = "robotrules._native")]
 pub(crate) struct PyFetchResult {
+    authority: Authority,
     robots_url: String,
     access: Access,
     outcome: String,
@@ -205,6 +206,7 @@ impl PyFetchResult {
             _ => None,
         };
         PyFetchResult {
+            authority: fetch.authority.clone(),
             robots_url: fetch.authority.robots_url(),
             access,
             outcome: fetch.outcome.describe(),
@@ -286,14 +288,16 @@ impl PyFetchResult {
     /// by this result: `/robots.txt` itself always; otherwise the rules
     /// when there are some (matched against the URL as it will be
     /// requested), everything when there is no robots.txt, nothing when
-    /// it is unreachable.
+    /// it is unreachable. Raises `ValueError` for a URL of another site
+    /// (scheme, host or port): a robots.txt governs its own only
+    /// (RFC 9309 §2.3).
     fn is_allowed(
         &self,
         agents: &Bound<'_, PyAny>,
         url: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
         let names = convert::agents(agents, "agents")?;
-        let (url, _) = site_url(url, "url")?;
+        let url = self.own_url(url)?;
         Ok(self.verdict(&slices(&names), &url).0)
     }
 
@@ -304,7 +308,7 @@ impl PyFetchResult {
         url: &Bound<'_, PyAny>,
     ) -> PyResult<Option<PyDecision>> {
         let names = convert::agents(agents, "agents")?;
-        let (url, _) = site_url(url, "url")?;
+        let url = self.own_url(url)?;
         Ok(self.verdict(&slices(&names), &url).1)
     }
 
@@ -319,6 +323,19 @@ impl PyFetchResult {
 }
 
 impl PyFetchResult {
+    /// `url`, absolute and of this result's site.
+    fn own_url(&self, url: &Bound<'_, PyAny>) -> PyResult<Url> {
+        let (url, authority) = site_url(url, "url")?;
+        if authority != self.authority {
+            return Err(PyValueError::new_err(format!(
+                "url {} is not governed by {}: a robots.txt covers only \
+                 its own scheme, host and port (RFC 9309 §2.3)",
+                url, self.robots_url
+            )));
+        }
+        Ok(url)
+    }
+
     /// The verdict, and the decision when rules decided.
     fn verdict(
         &self,
@@ -370,20 +387,34 @@ fn fetch(
 /// `Cache-Control`, `Age`, `Retry-After` and `Location` matter) and `body`
 /// the body (only its first 500 KiB are used). Pass `status=None` for a
 /// request that got no response (timeout, DNS or connection failure).
+///
+/// `hops`, as [`FetchResult.hops`] gives them: the `(url, status)` of each
+/// request made, in order, this response's last (httpx and requests:
+/// `[(str(r.url), r.status_code) for r in (*response.history,
+/// response)]`). With them a final redirect is judged as a fetcher judges
+/// it: past the limit of redirects or back to a URL taken, there is no
+/// robots.txt (allow all); without them, only a redirect to the URL
+/// itself is seen as a loop.
 #[pyfunction]
-#[pyo3(signature = (url, status, headers = None, body = None))]
+#[pyo3(signature = (url, status, headers = None, body = None, *, hops = None))]
 fn evaluate(
     url: &Bound<'_, PyAny>,
     status: Option<&Bound<'_, PyAny>>,
     headers: Option<&Bound<'_, PyAny>>,
     body: Option<&Bound<'_, PyAny>>,
+    hops: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyFetchResult> {
     let (_, authority) = site_url(url, "url")?;
     let body = match body {
         Some(b) if !b.is_none() => convert::body(b, "body")?,
         _ => Vec::new(),
     };
+    let hops = hop_list(hops)?;
     let downloaded = match status {
+        // `True` is an `int` to Python, but no status.
+        Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+            return Err(convert::type_error("status", "an int or None", s));
+        }
         Some(s) if !s.is_none() => {
             let code: u16 = s.extract().map_err(|_| {
                 if s.is_instance_of::<pyo3::types::PyInt>() {
@@ -394,7 +425,16 @@ fn evaluate(
                     convert::type_error("status", "an int or None", s)
                 }
             })?;
-            let mut response = Response::new(code, body);
+            if let Some(last) = hops.last() {
+                if last.status != Some(code) {
+                    return Err(PyValueError::new_err(format!(
+                        "the last of hops is the response judged: its status \
+                         must be {code}, not {:?}",
+                        last.status
+                    )));
+                }
+            }
+            let mut response = Response::new(code, body).hops(hops);
             for (name, value) in header_pairs(headers)? {
                 response = response.header(&name, &value);
             }
@@ -402,12 +442,53 @@ fn evaluate(
         }
         _ => Err(robotrules_fetch::Failure::new(
             robotrules_fetch::Unreachable::Broken("no response".into()),
-        )),
+        )
+        .hops(hops)),
     };
     Ok(PyFetchResult::of(
         Fetch::new(&authority, downloaded),
         SystemTime::now(),
     ))
+}
+
+/// The `hops` argument of `evaluate`: `(url, status)` pairs, the status
+/// an int or None.
+fn hop_list(
+    hops: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<robotrules_fetch::Hop>> {
+    let Some(hops) = hops.filter(|h| !h.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let what = "an iterable of (url, status) pairs";
+    let iter = hops
+        .try_iter()
+        .map_err(|_| convert::type_error("hops", what, hops))?;
+    let mut out = Vec::new();
+    for item in iter {
+        let item = item?;
+        let pair: (Bound<'_, PyAny>, Bound<'_, PyAny>) = item
+            .extract()
+            .map_err(|_| convert::type_error("hops", what, hops))?;
+        let url = convert::text(&pair.0, "a hop's url")?;
+        let status = match &pair.1 {
+            s if s.is_none() => None,
+            s if s.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(convert::type_error(
+                    "a hop's status",
+                    "an int or None",
+                    s,
+                ));
+            }
+            s => Some(s.extract::<u16>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "a hop's status must be an int from 0 to 65535 or None, \
+                     not {s}"
+                ))
+            })?),
+        };
+        out.push(robotrules_fetch::Hop::new(url, status));
+    }
+    Ok(out)
 }
 
 fn header_pairs(

@@ -390,3 +390,21 @@ def test_scrapy_parser_str_body_with_escaped_bytes(caplog):
     # Other lone surrogates are replaced; the other rules still stand.
     rp = RobotRulesParser("User-agent: *\nDisallow: /\ud800x\nDisallow: /private\n", None)
     assert not rp.allowed("https://example.com/private", "AnyBot")
+
+
+def test_white_space_around_a_crawler_name_is_not_part_of_it():
+    body = "User-agent: *\nDisallow: /\n\nUser-agent: MyBot\nDisallow: /private\n"
+    p = robotrules.Protego.parse(body)
+    rp = robotrules.RobotFileParser()
+    rp.parse(body.splitlines())
+    for name in ["MyBot", "MyBot ", " MyBot", "MyBot\n"]:
+        assert p.can_fetch("https://e.com/a", name), repr(name)
+        assert rp.can_fetch(name, "https://e.com/a"), repr(name)
+        assert not p.can_fetch("https://e.com/private", name), repr(name)
+
+
+def test_the_scrapy_parser_always_allows_robots_txt():
+    from robotrules.scrapy import RobotRulesParser
+    parser = RobotRulesParser(b"User-agent: *\nDisallow: /*.txt$\n", None)
+    assert parser.allowed("https://e.com/robots.txt", b"Scrapy/2.11")
+    assert not parser.allowed("https://e.com/a.txt", b"Scrapy/2.11")

@@ -174,3 +174,41 @@ def test_cache_statuses(site):
     cache = robotrules.RobotsCache()
     v = cache.is_allowed("AnyBot", site.base + "/x")
     assert not v.allowed and v.reason == "unreachable"
+
+
+def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
+    base = "https://e.com"
+    # Five redirects followed, and a sixth: too many, as a 404 (Google).
+    hops = [(f"{base}/robots.txt", 301)] + [(f"{base}/r{i}", 301) for i in range(1, 6)]
+    result = policy.evaluate(base, 301, {"Location": f"{base}/r6"}, b"", hops=hops)
+    assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
+    assert result.hops == hops
+    # Back to a URL taken earlier: a loop.
+    hops = [(f"{base}/robots.txt", 302), (f"{base}/r1", 302)]
+    result = policy.evaluate(base, 302, {"Location": "/robots.txt"}, b"", hops=hops)
+    assert result.outcome == "unavailable (redirect loop)"
+    # Within the limit, a redirect not followed: the file is unknown.
+    result = policy.evaluate(base, 302, {"Location": "/r2"}, b"", hops=hops)
+    assert result.access == "disallow-all"
+    # The final body, reached through redirects, is obeyed.
+    hops = [(f"{base}/robots.txt", 301), ("https://www.e.com/robots.txt", 200)]
+    result = policy.evaluate(base, 200, {}, RULES, hops=hops)
+    assert result.access == "obey" and result.hops == hops
+    # The last hop is the response judged.
+    with pytest.raises(ValueError, match="status must be 200"):
+        policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/robots.txt", 301)])
+    with pytest.raises(TypeError, match="hops"):
+        policy.evaluate(base, 200, {}, RULES, hops=[1, 2])
+    with pytest.raises(TypeError, match="status"):
+        policy.evaluate(base, True, {}, RULES)
+
+
+def test_a_result_judges_only_its_own_site():
+    result = policy.evaluate("https://example.com/robots.txt", 200, {}, RULES)
+    assert not result.is_allowed("a", "https://example.com/private/x")
+    for other in ["https://other.com/private/x", "http://example.com/private/x",
+                  "https://example.com:8443/private/x"]:
+        with pytest.raises(ValueError, match="not governed"):
+            result.is_allowed("a", other)
+        with pytest.raises(ValueError, match="not governed"):
+            result.decide("a", other)

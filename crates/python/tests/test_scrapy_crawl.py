@@ -57,14 +57,29 @@ class Site(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Handler)
         self.log = []
         self.lock = threading.Lock()
+        # The robots.txt served (`{port}` is the server's port).
+        self.robots = ROBOTS
+
+
+# A sitemap that lists one allowed and one disallowed page.
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>http://127.0.0.1:{port}/a.html</loc></url>
+<url><loc>http://127.0.0.1:{port}/private/secret.html</loc></url>
+</urlset>
+"""
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         with self.server.lock:
             self.server.log.append(self.path)
+        port = self.server.server_address[1]
         if self.path == "/robots.txt":
-            body, kind = ROBOTS.encode(), "text/plain"
+            body = self.server.robots.replace("{port}", str(port)).encode()
+            kind = "text/plain"
+        elif self.path == "/sitemap.xml":
+            body, kind = SITEMAP.format(port=port).encode(), "text/xml"
         else:
             links = LINKS.get(self.path, [])
             anchors = "".join(f'<a href="{l}">{l}</a>\n' for l in links)
@@ -85,7 +100,14 @@ SPIDER = textwrap.dedent('''
     import scrapy
     from scrapy.crawler import CrawlerProcess
 
-    class Spider(scrapy.Spider):
+    def closed(self, reason):
+        # Which parser the robots.txt middleware used.
+        for mw in self.crawler.engine.downloader.middleware.middlewares:
+            for parser in getattr(mw, "_parsers", {}).values():
+                kind = type(parser)
+                print(f"parser: {kind.__module__}.{kind.__qualname__}")
+
+    class Links(scrapy.Spider):
         name = "example"
         allowed_domains = ["127.0.0.1"]
         start_urls = [sys.argv[1]]
@@ -94,12 +116,18 @@ SPIDER = textwrap.dedent('''
             for href in response.css("a::attr(href)").getall():
                 yield response.follow(href, self.parse)
 
-        def closed(self, reason):
-            # Which parser the robots.txt middleware used.
-            for mw in self.crawler.engine.downloader.middleware.middlewares:
-                for parser in getattr(mw, "_parsers", {}).values():
-                    kind = type(parser)
-                    print(f"parser: {kind.__module__}.{kind.__qualname__}")
+    class Sitemaps(scrapy.spiders.SitemapSpider):
+        name = "sitemaps"
+        # The site's sitemaps, as its robots.txt lists them.
+        sitemap_urls = [sys.argv[1] + "robots.txt"]
+
+        def parse(self, response):
+            pass
+
+    Spider = Sitemaps if sys.argv[3] == "sitemaps" else Links
+    for kind in (Links, Sitemaps):
+        kind.closed = closed
+
 
     process = CrawlerProcess(settings={
         "ROBOTSTXT_OBEY": True,
@@ -125,12 +153,12 @@ def site():
     server.server_close()
 
 
-def crawl(site, tmp_path, user_agent):
+def crawl(site, tmp_path, user_agent, spider="links"):
     script = tmp_path / "spider.py"
     script.write_text(SPIDER)
     url = f"http://127.0.0.1:{site.server_address[1]}/"
     out = subprocess.run(
-        [sys.executable, str(script), url, user_agent],
+        [sys.executable, str(script), url, user_agent, spider],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )
     assert out.returncode == 0, out.stderr
@@ -156,3 +184,17 @@ def test_scrapy_obeys_robotrules(site, tmp_path, user_agent):
 def test_scrapy_other_crawlers_get_the_star_group(site, tmp_path):
     crawl(site, tmp_path, "Mozilla/5.0 (compatible; SomeoneElse/1.0)")
     assert set(site.log) == {"/robots.txt"}
+
+
+def test_a_sitemap_spider_reads_robots_txt_whatever_its_rules(site, tmp_path):
+    # The file's rules disallow `/robots.txt` itself, which crawlers may
+    # always fetch (RFC 9309 §2.2.2): the spider reads its sitemaps from
+    # it, then follows what they list and the rules allow.
+    site.robots = (
+        "User-agent: *\nDisallow: /*.txt$\nDisallow: /private/\n"
+        "Sitemap: http://127.0.0.1:{port}/sitemap.xml\n"
+    )
+    crawl(site, tmp_path, "SitemapBot/1.0", spider="sitemaps")
+    requested = set(site.log)
+    assert {"/robots.txt", "/sitemap.xml", "/a.html"} <= requested, site.log
+    assert "/private/secret.html" not in requested

@@ -33,7 +33,9 @@ class Matchers:
     whole header): it stands for the product token that
     ``Robots.agent_for`` finds in it, ``MyBot`` for ``Mozilla/5.0
     (compatible; MyBot/1.0; +https://example.com/bot)``. Any other name is
-    used as given, as the reference does.
+    used as given, as the reference does, less white space around it (a
+    name read from a file keeps its line break), as the parsers these
+    drop-ins replace strip it.
     """
 
     __slots__ = ("robots", "_cache", "_names", "_lock")
@@ -48,6 +50,7 @@ class Matchers:
         self._lock = threading.Lock()
 
     def agent(self, user_agent: str) -> str:
+        user_agent = user_agent.strip() or user_agent
         if "/" not in user_agent:
             return user_agent
         name = self._names.get(user_agent)

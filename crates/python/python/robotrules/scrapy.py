@@ -22,7 +22,7 @@ import logging
 from typing import Any, Optional, Union
 
 from ._agents import Matchers, text
-from ._native import Robots
+from ._native import Robots, path_of
 
 try:
     from scrapy.robotstxt import RobotParser as _Base
@@ -92,10 +92,15 @@ class RobotRulesParser(_Base):
         self, url: Union[str, bytes], user_agent: Union[str, bytes]
     ) -> bool:
         """Returns True if ``user_agent`` (a full ``User-Agent`` value or a
-        product token, str or bytes) may fetch ``url``."""
-        return self._matchers.is_allowed(
-            text(user_agent, "user_agent"), text(url, "url")
-        )
+        product token, str or bytes) may fetch ``url``. The site's own
+        ``/robots.txt`` is always allowed (RFC 9309 §2.2.2), as with
+        Scrapy's own parsers: a ``SitemapSpider`` reads its sitemaps from
+        it whatever its rules say."""
+        url = text(url, "url")
+        user_agent = text(user_agent, "user_agent")
+        if path_of(url) == "/robots.txt":
+            return True
+        return self._matchers.is_allowed(user_agent, url)
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         """The ``crawl-delay`` of ``user_agent``'s groups in seconds, or

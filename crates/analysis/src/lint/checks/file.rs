@@ -11,11 +11,20 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
     let kind = BodyKind::of(ctx.body());
     let whole = ctx.whole(1);
     if kind == BodyKind::Html {
+        // Markup beside rules that still read (`<br>` between lines).
+        let rules: usize =
+            ctx.robots.groups().map(|g| g.rules().count()).sum();
         ctx.report(Code::Html, 1, whole, || {
-            (
-                "the file is an HTML page, not a robots.txt".into(),
-                Some(Code::Html.help().into()),
-            )
+            let message = if rules == 0 {
+                "the file is an HTML page, not a robots.txt".to_string()
+            } else {
+                format!(
+                    "the file holds HTML markup beside its {rules} rule{}, \
+                     which Google still reads",
+                    if rules == 1 { "" } else { "s" }
+                )
+            };
+            (message, Some(Code::Html.help().into()))
         });
     } else if kind == BodyKind::Binary {
         // Binary bytes (NUL padding, say) beside rules that still read.

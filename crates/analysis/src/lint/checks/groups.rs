@@ -1,6 +1,6 @@
 //! Checks of groups and their user-agent lines: RT105, RT202–RT204, RT210.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use robotrules::{Group, Rule, RuleKind, Tag};
 
@@ -9,10 +9,14 @@ use super::list;
 use crate::lint::Code;
 use crate::text::show;
 
-/// How many rule matches RT204 may try in all. Real files need a small
-/// fraction of it; it bounds the work on hostile ones, where comparing
-/// every named crawler's rules with every `*` disallow would be quadratic.
-pub(crate) const GLOBAL_RULES_BUDGET: usize = 4_000_000;
+/// How many bytes of patterns and paths RT204 may read in all. Real
+/// files need a small fraction of it; it bounds the work on hostile ones,
+/// where comparing every named crawler's rules with every `*` disallow
+/// would be quadratic.
+pub(crate) const GLOBAL_RULES_BUDGET: usize = 40_000_000;
+
+/// How many lost `*` disallows RT204 finds for a crawler at most.
+const MAX_LOST: usize = 1_000;
 
 /// RT105: a user-agent value that is empty or not a product token.
 pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
@@ -219,13 +223,15 @@ pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
 /// starts with, and a path that starts with `//` is put after a host, so
 /// that it is not read as one.
 pub(crate) fn witness(pattern: &str) -> [String; 2] {
-    let base: String = pattern.trim_end_matches('$').replace('*', "");
+    // Only the last `$` anchors: `/a$$` is `/a$` and the end.
+    let anchored = pattern.strip_suffix('$');
+    let base: String = anchored.unwrap_or(pattern).replace('*', "");
     let path = if base.starts_with('/') { base } else { format!("/{base}") };
     let path =
         if path.starts_with("//") { format!("http://w{path}") } else { path };
     // A pattern anchored with `$` matches no longer path.
     let more =
-        if pattern.ends_with('$') { path.clone() } else { format!("{path}x") };
+        if anchored.is_some() { path.clone() } else { format!("{path}x") };
     [path, more]
 }
 
@@ -246,13 +252,20 @@ pub(crate) fn allows(rules: &[Rule<'_>], path: &str) -> bool {
     !(disallow > allow && disallow > 0)
 }
 
+/// What [`allows`] costs on `rules` for a path of `len` bytes, in the
+/// units of [`GLOBAL_RULES_BUDGET`]: a byte of pattern or path read.
+fn cost_of(rules: &[Rule<'_>], len: usize) -> usize {
+    rules.iter().map(|r| r.pattern().len() + len + 1).sum()
+}
+
 /// RT204: a named group that does not repeat the `*` disallows, so that
 /// its crawler escapes them.
 ///
-/// A `*` disallow is lost for a crawler if a path it blocks is allowed by
-/// the crawler's own (merged) groups. Each crawler name is compared once,
-/// with the `*` disallows in file order, within [`GLOBAL_RULES_BUDGET`]
-/// matches in all.
+/// A `*` disallow is lost for a crawler if a path it blocks, and the `*`
+/// groups still block, is allowed by the crawler's own (merged) groups.
+/// Each set of groups that names crawlers is compared once, with the `*`
+/// disallows in file order, within [`GLOBAL_RULES_BUDGET`] bytes compared
+/// in all.
 ///
 /// Escaping them on purpose is no finding: a `*` disallow of the whole
 /// site (`Disallow: /`, the layout that lets in only the crawlers named)
@@ -276,11 +289,14 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     if global.is_empty() {
         return;
     }
+    // Every rule of the `*` groups, merged: a witness they do not block
+    // (`Allow: /p/$` beside `Disallow: /p/`) is lost to no one.
+    let stars: Vec<usize> =
+        robots.groups().filter(|g| g.is_global()).map(|g| g.index()).collect();
+    let by_stars = robots.matcher_for_groups(&stars, false);
     // The groups that name each token (a crawler obeys all of them,
-    // merged) and how many rules they hold.
+    // merged); a group that names `*` too is one of them.
     let groups: Vec<Group<'_>> = robots.groups().collect();
-    let rule_counts: Vec<usize> =
-        groups.iter().map(|g| g.rules().count()).collect();
     let mut groups_of: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
     let mut named = Vec::new();
     for (i, group) in groups.iter().enumerate() {
@@ -296,37 +312,47 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
             // A group that names a token twice counts once.
             if list.last() != Some(&i) {
                 list.push(i);
-            }
-            if !tokens.contains(&token) {
                 tokens.push(token);
             }
         }
-        if !group.is_global() && !tokens.is_empty() {
+        if !tokens.is_empty() {
             named.push((*group, tokens));
         }
     }
-    let mut dropped_for: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+    // Tokens named by the same groups obey the same rules: one set of
+    // groups each, found once.
+    let mut sets: HashMap<&[usize], usize> = HashMap::new();
+    let set_of: HashMap<&[u8], usize> = groups_of
+        .iter()
+        .map(|(token, of)| {
+            let next = sets.len();
+            (&token[..], *sets.entry(&of[..]).or_insert(next))
+        })
+        .collect();
     let mut budget = GLOBAL_RULES_BUDGET;
+    // Whether the `*` groups block each witness, found once.
+    let mut blocked: Vec<Option<[bool; 2]>> = vec![None; global.len()];
+    // The `*` disallows lost to the crawlers of each set of groups.
+    let mut dropped_for: HashMap<usize, Vec<u32>> = HashMap::new();
     for (group, tokens) in named {
         // Each crawler the group names obeys its own merged groups: the
         // `*` disallows that any of them escapes.
         let mut dropped: Vec<u32> = Vec::new();
-        let mut escaping: Vec<Vec<u8>> = Vec::new();
+        let mut escaping: HashSet<Vec<u8>> = HashSet::new();
         for token in tokens {
-            let lost = dropped_for.entry(token.clone()).or_insert_with(|| {
-                let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
-                let count: usize = of.iter().map(|&i| rule_counts[i]).sum();
-                // Gathering the rules costs their number; each `*` disallow
-                // then costs two matches per rule.
-                let cost = 2 * count.max(1);
-                let affordable =
-                    (budget.saturating_sub(count) / cost).min(global.len());
-                if affordable == 0 {
-                    return Vec::new();
-                }
-                budget -= count + affordable * cost;
+            let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
+            let set = set_of.get(&token[..]).copied().unwrap_or(usize::MAX);
+            let lost = dropped_for.entry(set).or_insert_with(|| {
+                // Gathering the rules costs their bytes, and so does
+                // building a matcher of them.
                 let own: Vec<Rule<'_>> =
                     of.iter().flat_map(|&i| groups[i].rules()).collect();
+                let build = 2 * cost_of(&own, 0);
+                if build > budget {
+                    budget = 0;
+                    return Vec::new();
+                }
+                budget -= build;
                 let opens_everything = |r: &Rule<'_>| match r.kind() {
                     RuleKind::Disallow => r.pattern().is_empty(),
                     RuleKind::Allow => {
@@ -336,15 +362,39 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 if !own.is_empty() && own.iter().all(opens_everything) {
                     return Vec::new();
                 }
-                global[..affordable]
-                    .iter()
-                    .filter(|(_, w)| w.iter().any(|w| allows(&own, w)))
-                    .map(|(line, _)| *line)
-                    .collect()
+                let own = robots.matcher_for_groups(of, true);
+                let mut lost = Vec::new();
+                for (at, (line, witnesses)) in global.iter().enumerate() {
+                    // Enough to show, and each group that names these
+                    // crawlers copies them.
+                    if lost.len() == MAX_LOST {
+                        break;
+                    }
+                    // A check through a matcher's index: about its path's
+                    // bytes, and a few rules'.
+                    let cost: usize =
+                        witnesses.iter().map(|w| 2 * (w.len() + 64)).sum();
+                    if cost > budget {
+                        budget = 0;
+                        break;
+                    }
+                    budget -= cost;
+                    let by_global = *blocked[at].get_or_insert_with(|| {
+                        witnesses.clone().map(|w| !by_stars.is_allowed(&w))
+                    });
+                    if witnesses
+                        .iter()
+                        .zip(by_global)
+                        .any(|(w, blocked)| blocked && own.is_allowed(w))
+                    {
+                        lost.push(*line);
+                    }
+                }
+                lost
             });
             if !lost.is_empty() {
                 dropped.extend_from_slice(lost);
-                escaping.push(token);
+                escaping.insert(token);
             }
         }
         dropped.sort_unstable();
@@ -358,13 +408,14 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
             // The names of the crawlers that escape them, as the reference
             // reads them (`Googlebot` of `Googlebot, Bingbot`).
             let mut names: Vec<String> = Vec::new();
+            let mut seen = HashSet::new();
             for a in group.agents().filter(|a| {
                 !a.is_global()
                     && escaping
                         .contains(&a.product_token().to_ascii_lowercase())
             }) {
                 let name = show(a.product_token());
-                if !names.contains(&name) {
+                if seen.insert(name.clone()) {
                     names.push(name);
                 }
             }

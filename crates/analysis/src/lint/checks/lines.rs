@@ -164,7 +164,9 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
         let typo = report.is_typo();
         // `Sitemap http://…`: no colon after the key, so the value's own
         // colon ended it.
-        let spaced = written.iter().any(|b| matches!(b, b' ' | b'\t'));
+        // (`User agent` is a typo of its own, its colon in place.)
+        let spaced =
+            !typo && written.iter().any(|b| matches!(b, b' ' | b'\t'));
         ctx.report(Code::AcceptedVariant, n, span, || {
             let key = show(written);
             let why = if typo {

@@ -55,7 +55,8 @@ fn without_redundant_stars(pattern: &str) -> String {
 }
 
 /// The lengths of the rules of each kind, over the whole file, sorted:
-/// a rule's length is its priority.
+/// a rule's length is its priority (and an index.html allow's retry has
+/// one of its own).
 struct Lengths {
     allow: Vec<usize>,
     disallow: Vec<usize>,
@@ -65,9 +66,19 @@ impl Lengths {
     fn of(robots: &robotrules::Robots) -> Lengths {
         let (mut allow, mut disallow) = (Vec::new(), Vec::new());
         for r in robots.groups().flat_map(|g| g.rules()) {
+            let pattern = r.pattern();
             match r.kind() {
-                RuleKind::Allow => allow.push(r.pattern().len()),
-                RuleKind::Disallow => disallow.push(r.pattern().len()),
+                RuleKind::Allow => {
+                    allow.push(pattern.len());
+                    // The reference retries `/d/index.html` as `/d/$`,
+                    // with that priority.
+                    if let Some(slash) = pattern.rfind('/') {
+                        if pattern[slash..].starts_with("/index.htm") {
+                            allow.push(slash + 2);
+                        }
+                    }
+                }
+                RuleKind::Disallow => disallow.push(pattern.len()),
             }
         }
         allow.sort_unstable();
@@ -150,6 +161,12 @@ fn url_or_bad_start(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
     let n = r.line();
     let written = r.as_written();
     let pattern = r.pattern();
+    // `Disallow /a:b`: the value's own colon ended the key, and RT102
+    // says what was meant; the value left (`b`) was never written alone.
+    let key = ctx.key(n);
+    if ctx.slice(n, key).iter().any(|b| matches!(b, b' ' | b'\t')) {
+        return;
+    }
     let span = ctx.value(n);
     let lower = written.to_ascii_lowercase();
     if lower.starts_with(b"http://") || lower.starts_with(b"https://") {
@@ -175,6 +192,16 @@ fn url_or_bad_start(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
         });
     }
 }
+
+/// The extensions of files that sites name in rules, which are no
+/// top-level domain: `admin.php` is a file, `example.com` a host.
+const FILE_EXTENSIONS: &[&str] = &[
+    "php", "html", "htm", "shtml", "xhtml", "asp", "aspx", "jsp", "cgi",
+    "cfm", "txt", "xml", "pdf", "js", "css", "json", "gif", "jpg", "jpeg",
+    "png", "svg", "webp", "ico", "gz", "doc", "docx", "xls", "xlsx", "ppt",
+    "pptx", "rss", "exe", "csv", "bak", "log", "ini", "sql", "woff", "ttf",
+    "mp3", "mp4", "phtml", "action",
+];
 
 /// RT107's advice for a rule that starts with neither `/` nor `*`, by
 /// what it most likely means.
@@ -210,7 +237,10 @@ fn bad_start_help(written: &str) -> String {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-.:".contains(&b))
         && first.rsplit('.').next().is_some_and(|tld| {
-            tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
+            tld.len() >= 2
+                && tld.bytes().all(|b| b.is_ascii_alphabetic())
+                // `admin.php`, `index.html/x`: a file, not a host.
+                && !FILE_EXTENSIONS.contains(&tld.to_ascii_lowercase().as_str())
         });
     if host {
         return if path.is_empty() || path == "/" {

@@ -6,7 +6,8 @@ use super::super::Ctx;
 use crate::lint::Code;
 use crate::text::escape;
 
-/// Returns true if `url` is an absolute http(s) URL with a host.
+/// Returns true if `url` is an absolute http(s) URL with a host (spaces
+/// aside: see [`check`]).
 fn is_absolute(url: &str) -> bool {
     let lower = url.to_ascii_lowercase();
     (lower.starts_with("http://") || lower.starts_with("https://"))
@@ -14,7 +15,6 @@ fn is_absolute(url: &str) -> bool {
             .split("://")
             .nth(1)
             .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
-        && !url.contains(' ')
 }
 
 /// The origin of an absolute http(s) URL, as `scheme://host[:port]` in
@@ -50,8 +50,19 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         let n = s.line();
         let url = s.url_lossy();
         let span = ctx.value(n);
-        if !is_absolute(&url) {
+        let absolute = is_absolute(&url);
+        if !absolute || url.contains(' ') {
             ctx.report(Code::BadSitemap, n, span, || {
+                if absolute {
+                    // A full URL, but not one a client requests as it is.
+                    return (
+                        format!(
+                            "`{}` holds a space, which a URL cannot",
+                            escape(&url)
+                        ),
+                        Some("write the space as `%20`".into()),
+                    );
+                }
                 (
                     format!(
                         "`{}` is not an absolute http(s) URL",
