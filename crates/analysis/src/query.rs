@@ -828,7 +828,13 @@ pub fn percent_encode(url: &str) -> Cow<'_, str> {
     if let Some((before, host, after)) = split_host(rest) {
         let ascii = match host.is_ascii() {
             true => None,
-            false => idna::domain_to_ascii(host).ok(),
+            // As URL parsers do: a host that maps to `/`, `?`, a space
+            // or the like has no IDNA form.
+            false => idna::domain_to_ascii_cow(
+                host.as_bytes(),
+                idna::AsciiDenyList::URL,
+            )
+            .ok(),
         };
         if let Some(ascii) = ascii.filter(|a| !a.is_empty()) {
             encode(&mut out, before);
@@ -903,6 +909,15 @@ mod tests {
                 "http://a\u{fc}\u{200b}x\u{fffd}.de/",
                 "http://a%C3%BC%E2%80%8Bx%EF%BF%BD.de/",
             ),
+            // A host whose mapping holds `/`, `?`, a space or NUL has none.
+            (
+                "http://a\u{ff0f}b\u{fc}.com/x",
+                "http://a%EF%BC%8Fb%C3%BC.com/x",
+            ),
+            ("http://\u{fc}\u{ff1f}x/y", "http://%C3%BC%EF%BC%9Fx/y"),
+            ("http://\u{fc} .de/x", "http://%C3%BC%20.de/x"),
+            ("http://\u{fc}\u{0}.de", "http://%C3%BC%00.de"),
+            ("http://[::\u{fc}]/x", "http://[::%C3%BC]/x"),
         ];
         for (url, want) in cases {
             assert_eq!(percent_encode(url), want, "{url:?}");

@@ -402,6 +402,22 @@ fn rt204_only_paths_the_star_rules_block() {
     let beside = b"User-agent: *\nDisallow: /x\n\nUser-agent: b\nUser-agent: *\nDisallow: /y\n";
     assert!(Robots::parse(beside).is_allowed("b", "/x"));
     assert_eq!(lines(beside), [(4, vec![2])]);
+    // A disallow in a group that names the crawler binds it, though an
+    // allow of its own may beat it: that is no `*` rule lost.
+    let own = b"User-agent: Bingbot\nUser-agent: *\nDisallow: /a\n\nUser-agent: Bingbot\nAllow: /a\n";
+    assert_eq!(lines(own), []);
+    // Past a thousand lines lost, the count says it is a floor.
+    let mut many = b"User-agent: *\n".to_vec();
+    for i in 0..1_100 {
+        many.extend_from_slice(format!("Disallow: /p{i}/\n").as_bytes());
+    }
+    many.extend_from_slice(b"User-agent: a\nDisallow: /q\n");
+    let d = lint(&many)
+        .into_iter()
+        .find(|d| d.code == Code::GlobalRulesDropped)
+        .unwrap();
+    assert!(d.message.contains(" and at least 990 more "), "{}", d.message);
+    assert_eq!(d.related.len(), 1_000);
 }
 
 #[test]
@@ -757,6 +773,15 @@ fn rt110_a_space_in_a_full_url() {
     let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
     assert!(d.message.contains("holds a space"), "{}", d.message);
     assert_eq!(d.help.as_deref(), Some("write the space as `%20`"));
+    // Two lines run together: the line break is what is missing.
+    let found = lint(
+        b"Sitemap: https://e.com/sitemap.rssUser-agent: *\nDisallow: /x\n",
+    );
+    let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
+    assert_eq!(
+        d.help.as_deref(),
+        Some("a line break is missing before `User-agent:`")
+    );
     let found = lint(b"Sitemap: /s.xml\n");
     let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
     assert!(d.message.contains("not an absolute"), "{}", d.message);

@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let (Some(remote), Some(_)) = (effective.remote, effective.forced) {
         let _ = writeln!(text, "{}\n", remote.summary());
     } else if !args.json {
-        text = to_text(&explanation, &robots, source);
+        text = to_text(&explanation, &robots, body, source);
     }
     explanation.allowed = effective.verdict(url, by_rules);
     if !explanation.allowed {
@@ -123,7 +123,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// The explanation as text, with the file's lines quoted.
-fn to_text(e: &Explanation, robots: &Robots, source: &str) -> String {
+fn to_text(
+    e: &Explanation,
+    robots: &Robots,
+    body: &[u8],
+    source: &str,
+) -> String {
     let mut s = String::new();
     let who = escape(&e.agents.join(", ")).into_owned();
     let lines = match e.line_count {
@@ -194,10 +199,20 @@ fn to_text(e: &Explanation, robots: &Robots, source: &str) -> String {
                 // What the quoted line does not show: where its value
                 // ends for the parser.
                 let pattern = escape(&m.rule.pattern);
+                // A NUL in a comment cuts nothing that counts.
+                let nul_cuts = |line: u32| {
+                    let raw = robotrules::raw_lines(body)
+                        .nth(line as usize - 1)
+                        .unwrap_or_default();
+                    let at = |b: u8| raw.iter().position(|&c| c == b);
+                    at(0).is_some_and(|nul| at(b'#').is_none_or(|h| nul < h))
+                };
                 let read_as = match robots.line(m.rule.line) {
-                    Some(r) if r.has_nul() => format!(
-                        " (read as `{pattern}`: a NUL byte ends the line)"
-                    ),
+                    Some(r) if r.has_nul() && nul_cuts(m.rule.line) => {
+                        format!(
+                            " (read as `{pattern}`: a NUL byte ends the line)"
+                        )
+                    }
                     Some(r) if r.is_too_long() => {
                         let tail = pattern.chars().count().saturating_sub(24);
                         let end: String = pattern.chars().skip(tail).collect();

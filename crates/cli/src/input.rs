@@ -295,7 +295,12 @@ pub fn each_url(
                          that are not UTF-8 are read percent-encoded \
                          (`%{first:02X}`), as a crawler requests them"
                     ),
-                    suggestion: Some(encoded.clone()),
+                    // What a crawler requests, as the URL's other
+                    // warning gives it (`é` encoded too).
+                    suggestion: Some(
+                        robotrules_analysis::percent_encode(&encoded)
+                            .into_owned(),
+                    ),
                 };
                 if !warned {
                     eprintln!("robotrules: warning: {}", warning.message);

@@ -198,6 +198,11 @@ fn a_rule_cut_short_says_what_it_is_read_as() {
         text.contains("(read up to `…aaaaaaaaaaaaaaaaaaaaaaaa`: the line is cut after its first 16663 bytes)"),
         "{text}"
     );
+    // A NUL in a comment cuts nothing that counts.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /c # x\x00y\n");
+    let text = stdout(&run(&["explain", &file, "bar", "http://x/cd"], b""));
+    assert!(text.contains("Disallow: /c"), "{text}");
+    assert!(!text.contains("read as"), "{text}");
     // A plain rule: no such note.
     let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /a\n");
     let text = stdout(&run(&["explain", &file, "bar", "http://x/abc"], b""));

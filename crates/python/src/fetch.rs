@@ -391,10 +391,11 @@ fn fetch(
 /// `hops`, as [`FetchResult.hops`] gives them: the `(url, status)` of each
 /// request made, in order, this response's last (httpx and requests:
 /// `[(str(r.url), r.status_code) for r in (*response.history,
-/// response)]`). With them a final redirect is judged as a fetcher judges
-/// it: past the limit of redirects or back to a URL taken, there is no
-/// robots.txt (allow all); without them, only a redirect to the URL
-/// itself is seen as a loop.
+/// response)]`). With them a response is judged as a fetcher judges it:
+/// one reached through more than `MAX_REDIRECTS` redirects, or a final
+/// redirect past the limit or back to a URL taken, is no robots.txt
+/// (allow all); without them, only a redirect to the URL itself is seen
+/// as a loop.
 #[pyfunction]
 #[pyo3(signature = (url, status, headers = None, body = None, *, hops = None))]
 fn evaluate(
@@ -440,10 +441,18 @@ fn evaluate(
             }
             Ok(response)
         }
-        _ => Err(robotrules_fetch::Failure::new(
-            robotrules_fetch::Unreachable::Broken("no response".into()),
-        )
-        .hops(hops)),
+        _ => {
+            if let Some(status) = hops.last().and_then(|h| h.status) {
+                return Err(PyValueError::new_err(format!(
+                    "the last of hops is the request that got no response \
+                     (status=None): its status must be None, not {status}"
+                )));
+            }
+            Err(robotrules_fetch::Failure::new(
+                robotrules_fetch::Unreachable::Broken("no response".into()),
+            )
+            .hops(hops))
+        }
     };
     Ok(PyFetchResult::of(
         Fetch::new(&authority, downloaded),
@@ -466,10 +475,31 @@ fn hop_list(
     let mut out = Vec::new();
     for item in iter {
         let item = item?;
+        // A tuple, or a list (hops kept as JSON).
         let pair: (Bound<'_, PyAny>, Bound<'_, PyAny>) = item
             .extract()
-            .map_err(|_| convert::type_error("hops", what, hops))?;
+            .or_else(|_| {
+                item.extract::<Vec<Bound<'_, PyAny>>>()
+                    .ok()
+                    .and_then(|v| {
+                        let [url, status] = <[_; 2]>::try_from(v).ok()?;
+                        Some((url, status))
+                    })
+                    .ok_or(())
+            })
+            .map_err(|_| {
+                convert::type_error(
+                    "each of hops",
+                    "a (url, status) pair",
+                    &item,
+                )
+            })?;
         let url = convert::text(&pair.0, "a hop's url")?;
+        if let Err(e) = Url::parse(&url) {
+            return Err(PyValueError::new_err(format!(
+                "a hop's url must be absolute: {url:?}: {e}"
+            )));
+        }
         let status = match &pair.1 {
             s if s.is_none() => None,
             s if s.is_instance_of::<pyo3::types::PyBool>() => {

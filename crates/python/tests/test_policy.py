@@ -199,6 +199,18 @@ def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
         policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/robots.txt", 301)])
     with pytest.raises(TypeError, match="hops"):
         policy.evaluate(base, 200, {}, RULES, hops=[1, 2])
+    # Pairs kept as JSON lists are pairs too.
+    result = policy.evaluate(base, 200, {}, RULES, hops=[[f"{base}/robots.txt", 200]])
+    assert result.access == "obey"
+    with pytest.raises(ValueError, match="absolute"):
+        policy.evaluate(base, 200, {}, RULES, hops=[("/robots.txt", 200)])
+    with pytest.raises(ValueError, match="no response"):
+        policy.evaluate(base, None, hops=[(f"{base}/robots.txt", 200)])
+    # Past the limit, a body reached is no file crawlers obey (a client
+    # that follows more redirects than crawlers do).
+    hops = [(f"{base}/r{i}", 301) for i in range(6)] + [(f"{base}/end", 200)]
+    result = policy.evaluate(base, 200, {}, RULES, hops=hops)
+    assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
     with pytest.raises(TypeError, match="status"):
         policy.evaluate(base, True, {}, RULES)
 

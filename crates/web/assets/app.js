@@ -328,6 +328,11 @@ function forcedAccess() {
   return { allowed, why: `${r.robots_url} is ${r.outcome}: ${r.verdict} (RFC 9309 ${section})` };
 }
 
+/** True for an empty `Disallow:`: it matches every URL and allows it. */
+function isEmptyDisallow(rule) {
+  return rule.kind === "disallow" && rule.pattern === "";
+}
+
 function renderResults() {
   const body = $("results");
   body.replaceChildren();
@@ -343,7 +348,16 @@ function renderResults() {
     const rule = forced
       ? el("span", { class: "muted", text: forced.why })
       : c.rule
-        ? el("span", {}, lineLink(c.rule.line), " ", el("span", { class: "mono", text: `${c.rule.kind}: ${c.rule.pattern}` }))
+        ? el(
+            "span",
+            {},
+            lineLink(c.rule.line),
+            " ",
+            el("span", { class: "mono", text: `${c.rule.kind}: ${c.rule.pattern}` }),
+            // As the explanation says it: the reference names an empty
+            // `Disallow:` that matched, which disallows nothing.
+            isEmptyDisallow(c.rule) ? el("span", { class: "muted", text: " (empty: disallows nothing)" }) : "",
+          )
         : el("span", { class: "muted", text: "no rule matches" });
     const tr = el(
       "tr",

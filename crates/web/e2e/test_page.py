@@ -97,6 +97,17 @@ def test_several_crawlers_and_a_named_group(page, server):
     expect(page.locator("#explanation")).to_contain_text("named explicitly")
 
 
+def test_an_empty_disallow_that_decides_says_it_disallows_nothing(page, server):
+    ready(page, server)
+    page.fill("#robots", "User-agent: *\nDisallow:\n")
+    set_query(page, ["/x"], ["FooBot"])
+    row = rows(page).first
+    expect(row).to_have_attribute("data-verdict", "allowed")
+    expect(row).to_contain_text("line 2")
+    expect(row).to_contain_text("empty: disallows nothing")
+    expect(page.locator("#explanation")).to_contain_text("an empty Disallow:, disallows nothing")
+
+
 def test_lint_markers_at_their_lines(page, server):
     ready(page, server)
     page.fill("#robots", "User-agent: *\nDisallow: /a\nDisalow: /b\nCrawl-delay: ten\n")

@@ -181,15 +181,18 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
                 ))
             }
         };
+        // A byte order mark in front is no JSON, but parsers may ignore
+        // it (RFC 8259 §8.1): so does this one.
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
         // serde reads a struct from an array as well: every request is
         // an object.
-        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        let first = text.iter().find(|b| !b.is_ascii_whitespace());
         if first.is_some_and(|&b| b != b'{') {
             return Err(ApiError::invalid(
                 "the request must be a JSON object",
             ));
         }
-        match Json::<T>::from_bytes(&bytes) {
+        match Json::<T>::from_bytes(text) {
             Ok(Json(value)) => Ok(Body(value)),
             Err(rejection) => Err(rejected(rejection)),
         }

@@ -393,6 +393,21 @@ async fn the_openapi_document_names_every_route() {
 }
 
 #[tokio::test]
+async fn a_byte_order_mark_before_the_json_is_passed_over() {
+    let base = start(Config::default()).await;
+    let mut body = b"\xEF\xBB\xBF".to_vec();
+    body.extend(
+        json!({"robots": "User-agent: *\nDisallow: /x\n", "agents": ["a"], "urls": ["/x"]})
+            .to_string()
+            .into_bytes(),
+    );
+    let (status, v) =
+        post_raw(&base, "/api/check", "application/json", body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v[0]["allowed"], false, "{v}");
+}
+
+#[tokio::test]
 async fn bad_input_gets_clear_errors() {
     let base = start(Config::default()).await;
     // Over the 1 MiB cap.

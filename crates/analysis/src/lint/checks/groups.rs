@@ -274,17 +274,18 @@ fn cost_of(rules: &[Rule<'_>], len: usize) -> usize {
 /// advises) says so.
 pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
-    let global: Vec<(u32, [String; 2])> = robots
+    // Each `*` disallow: its group, line and witnesses.
+    let global: Vec<(usize, u32, [String; 2])> = robots
         .groups()
         .filter(|g| g.is_global())
-        .flat_map(|g| g.rules())
-        .filter(|r| {
+        .flat_map(|g| g.rules().map(move |r| (g.index(), r)))
+        .filter(|(_, r)| {
             r.kind() == RuleKind::Disallow
                 && (r.pattern().starts_with('/')
                     || r.pattern().starts_with('*'))
                 && !super::rules::matches_everything(r.pattern())
         })
-        .map(|r| (r.line(), witness(r.pattern())))
+        .map(|(g, r)| (g, r.line(), witness(r.pattern())))
         .collect();
     if global.is_empty() {
         return;
@@ -339,6 +340,7 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
         // `*` disallows that any of them escapes.
         let mut dropped: Vec<u32> = Vec::new();
         let mut escaping: HashSet<Vec<u8>> = HashSet::new();
+        let mut capped = false;
         for token in tokens {
             let of = groups_of.get(&token).map_or(&[][..], Vec::as_slice);
             let set = set_of.get(&token[..]).copied().unwrap_or(usize::MAX);
@@ -364,11 +366,17 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 }
                 let own = robots.matcher_for_groups(of, true);
                 let mut lost = Vec::new();
-                for (at, (line, witnesses)) in global.iter().enumerate() {
+                for (at, (group, line, witnesses)) in global.iter().enumerate()
+                {
                     // Enough to show, and each group that names these
                     // crawlers copies them.
                     if lost.len() == MAX_LOST {
                         break;
+                    }
+                    // A disallow of a group that names the crawler (with
+                    // `*`) binds it: an allow of its own beats it there.
+                    if of.binary_search(group).is_ok() {
+                        continue;
                     }
                     // A check through a matcher's index: about its path's
                     // bytes, and a few rules'.
@@ -392,6 +400,8 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 }
                 lost
             });
+            // The search stopped at the cap: more may be lost.
+            capped |= lost.len() == MAX_LOST;
             if !lost.is_empty() {
                 dropped.extend_from_slice(lost);
                 escaping.insert(token);
@@ -428,7 +438,14 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                     "the `*` rules do not apply to {}: the disallows on \
                      {which} {} do not bind {them}",
                     list(&names, 10),
-                    list(&lines, 10)
+                    match capped {
+                        true => format!(
+                            "{} and at least {} more",
+                            lines[..10].join(", "),
+                            lines.len() - 10
+                        ),
+                        false => list(&lines, 10),
+                    }
                 ),
                 Some(Code::GlobalRulesDropped.help().into()),
             )

@@ -164,9 +164,10 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
         let typo = report.is_typo();
         // `Sitemap http://…`: no colon after the key, so the value's own
         // colon ended it.
-        // (`User agent` is a typo of its own, its colon in place.)
-        let spaced =
-            !typo && written.iter().any(|b| matches!(b, b' ' | b'\t'));
+        // (`User agent` is a typo of its own, its colon in place; other
+        // typos may lose their colon too: `Dissallow /a:b`.)
+        let spaced = written.iter().any(|b| matches!(b, b' ' | b'\t'))
+            && !written.eq_ignore_ascii_case(b"user agent");
         ctx.report(Code::AcceptedVariant, n, span, || {
             let key = show(written);
             let why = if typo {

@@ -17,6 +17,19 @@ fn is_absolute(url: &str) -> bool {
             .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
 }
 
+/// The field name and colon that `url` holds, if two lines ran together
+/// into it (`https://e.com/s.xmlUser-agent: *`): the first such name,
+/// as written.
+fn run_together(url: &str) -> Option<&str> {
+    const KEYS: &[&str] =
+        &["user-agent:", "disallow:", "allow:", "sitemap:", "crawl-delay:"];
+    let lower = url.to_ascii_lowercase();
+    KEYS.iter()
+        .filter_map(|k| lower.find(k).map(|at| (at, k.len())))
+        .min()
+        .map(|(at, len)| &url[at..at + len])
+}
+
 /// The origin of an absolute http(s) URL, as `scheme://host[:port]` in
 /// lower case, without user information or a default port; `None` for
 /// anything else.
@@ -54,13 +67,22 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !absolute || url.contains(' ') {
             ctx.report(Code::BadSitemap, n, span, || {
                 if absolute {
-                    // A full URL, but not one a client requests as it is.
+                    // A full URL, but not one a client requests as it is:
+                    // most often two lines run together
+                    // (`…/sitemap.xmlUser-agent: *`).
+                    let help = match run_together(&url) {
+                        Some(key) => format!(
+                            "a line break is missing before `{}`",
+                            escape(key)
+                        ),
+                        None => "write the space as `%20`".into(),
+                    };
                     return (
                         format!(
                             "`{}` holds a space, which a URL cannot",
                             escape(&url)
                         ),
-                        Some("write the space as `%20`".into()),
+                        Some(help),
                     );
                 }
                 (
