@@ -418,6 +418,36 @@ fn rt204_only_paths_the_star_rules_block() {
         .unwrap();
     assert!(d.message.contains(" and at least 990 more "), "{}", d.message);
     assert_eq!(d.related.len(), 1_000);
+    // Where the work budget ends, the counts are floors too, never an
+    // exact count that is short.
+    let long = "a".repeat(1_500);
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..150 {
+        body.extend_from_slice(format!("Disallow: /{long}{i}\n").as_bytes());
+    }
+    for i in 0..100 {
+        let name = format!(
+            "bot{}{}",
+            (b'a' + (i / 26) as u8) as char,
+            (b'a' + (i % 26) as u8) as char
+        );
+        body.extend_from_slice(
+            format!("User-agent: {name}\nDisallow: /q\n").as_bytes(),
+        );
+    }
+    let found: Vec<_> = lint(&body)
+        .into_iter()
+        .filter(|d| d.code == Code::GlobalRulesDropped)
+        .collect();
+    assert!(found.len() > 10, "{}", found.len());
+    for d in &found {
+        let exact =
+            d.message.contains(" and 140 more ") && d.related.len() == 150;
+        let floor =
+            d.message.contains("at least") || d.message.contains("maybe more");
+        assert!(exact || floor, "{}", d.message);
+    }
+    assert!(found.iter().any(|d| !d.message.contains(" and 140 more ")));
 }
 
 #[test]
@@ -523,6 +553,18 @@ fn rt102_a_spaced_typo_has_its_colon() {
     let found = lint(b"Sitemap http://e.com/s.xml\n");
     let d = found.iter().find(|d| d.code == Code::AcceptedVariant).unwrap();
     assert!(d.help.as_deref().unwrap().contains("colon"), "{d:?}");
+    // Typos lose their colon as other keys do; `User agents:` has it.
+    for (line, colon) in [
+        ("Dissallow /private:x", true),
+        ("User agent foo: bar", true),
+        ("User agents: *", false),
+    ] {
+        let found = lint(format!("{line}\nDisallow: /x\n").as_bytes());
+        let d =
+            found.iter().find(|d| d.code == Code::AcceptedVariant).unwrap();
+        let help = d.help.as_deref().unwrap();
+        assert_eq!(help.contains("colon"), colon, "{line}: {help}");
+    }
 }
 
 #[test]
@@ -785,4 +827,13 @@ fn rt110_a_space_in_a_full_url() {
     let found = lint(b"Sitemap: /s.xml\n");
     let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
     assert!(d.message.contains("not an absolute"), "{}", d.message);
+    // A name in a query is no line run in.
+    let found =
+        lint(b"Sitemap: https://e.com/map.xml?filter=allow:all&name=my map\n");
+    let d = found.iter().find(|d| d.code == Code::BadSitemap).unwrap();
+    assert_eq!(d.help.as_deref(), Some("write the space as `%20`"));
+    // No colon after the key: RT102 says so, RT110 nothing more.
+    let found = lint(b"Sitemap http://e.com/s.xml\n");
+    assert!(found.iter().any(|d| d.code == Code::AcceptedVariant));
+    assert!(!found.iter().any(|d| d.code == Code::BadSitemap), "{found:?}");
 }

@@ -622,14 +622,8 @@ const NOT_MODIFIED: u16 = 304;
 /// The outcome of a response to a request for the robots.txt of an
 /// authority with `scheme`: the status code's class, with redirects the
 /// downloader stopped at judged by the [`Redirects`] rules, and a body
-/// parsed (already capped). A response reached through more than
-/// [`MAX_REDIRECTS`] redirects (by a downloader of the caller's that
-/// follows more) is too many redirects, whatever its status: crawlers
-/// stop before it.
+/// parsed (already capped).
 pub fn outcome(scheme: &str, response: &Response) -> Outcome {
-    if response.hops.len() > MAX_REDIRECTS + 1 {
-        return Stop::TooMany.outcome();
-    }
     let status = response.status;
     if status == NOT_MODIFIED && scheme != "ftp" {
         return Outcome::Unreachable(Unreachable::Broken(

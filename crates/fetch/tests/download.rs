@@ -135,32 +135,6 @@ async fn redirects_a_downloader_stopped_at_are_judged() {
 }
 
 #[tokio::test]
-async fn a_file_past_more_redirects_than_the_limit_is_not_obeyed() {
-    // A downloader of the caller's that follows more redirects than
-    // crawlers do: the file it reached is not theirs to obey.
-    let site = Authority::of("https://far.test/").unwrap();
-    let hops = |n: usize| -> Vec<Hop> {
-        let mut hops: Vec<Hop> = (0..n)
-            .map(|i| Hop::new(format!("https://far.test/r{i}"), Some(301)))
-            .collect();
-        hops.push(Hop::new("https://far.test/end", Some(200)));
-        hops
-    };
-    let body = b"User-agent: *\nDisallow: /\n".to_vec();
-    let within =
-        Fetch::new(&site, Ok(Response::new(200, body.clone()).hops(hops(5))));
-    assert_eq!(policy::access(&within.outcome), Access::Obey);
-    let past = Fetch::new(&site, Ok(Response::new(200, body).hops(hops(6))));
-    assert_eq!(
-        past.outcome.describe(),
-        "unavailable (too many redirects)",
-        "{:?}",
-        past.outcome
-    );
-    assert_eq!(policy::access(&past.outcome), Access::AllowAll);
-}
-
-#[tokio::test]
 async fn oversized_bodies_are_cut_at_the_cap() {
     let site = Authority::of("https://big.test/").unwrap();
     let mut body = b"User-agent: *\nDisallow: /early\n".to_vec();

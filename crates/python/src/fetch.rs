@@ -388,11 +388,12 @@ fn fetch(
 /// the body (only its first 500 KiB are used). Pass `status=None` for a
 /// request that got no response (timeout, DNS or connection failure).
 ///
-/// `hops`, as [`FetchResult.hops`] gives them: the `(url, status)` of each
+/// `hops`, as `FetchResult.hops` gives them: the `(url, status)` of each
 /// request made, in order, this response's last (httpx and requests:
 /// `[(str(r.url), r.status_code) for r in (*response.history,
-/// response)]`). With them a response is judged as a fetcher judges it:
-/// one reached through more than `MAX_REDIRECTS` redirects, or a final
+/// response)]`; every one but the last a redirect). With them a response
+/// is judged as a fetcher judges it: one reached through more than
+/// `MAX_REDIRECTS` redirects or after a URL taken twice, or a final
 /// redirect past the limit or back to a URL taken, is no robots.txt
 /// (allow all); without them, only a redirect to the URL itself is seen
 /// as a loop.
@@ -454,10 +455,33 @@ fn evaluate(
             .hops(hops))
         }
     };
-    Ok(PyFetchResult::of(
-        Fetch::new(&authority, downloaded),
-        SystemTime::now(),
-    ))
+    let mut fetch = Fetch::new(&authority, downloaded);
+    // What a fetcher would have stopped at before this response: a URL
+    // taken twice (a loop), or more than `MAX_REDIRECTS` redirects. (A
+    // final redirect not followed is judged by `Fetch::new` itself.)
+    if let Some(stop) = stopped_before(&fetch.hops) {
+        fetch.outcome = stop.outcome();
+    }
+    Ok(PyFetchResult::of(fetch, SystemTime::now()))
+}
+
+/// The stop a crawler's fetcher makes before the last of `hops`: a URL
+/// requested twice (without its fragment), or more redirects than
+/// [`MAX_REDIRECTS`](robotrules_fetch::MAX_REDIRECTS).
+fn stopped_before(hops: &[robotrules_fetch::Hop]) -> Option<policy::Stop> {
+    let urls: Vec<Url> = hops
+        .iter()
+        .filter_map(|h| Url::parse(&h.url).ok())
+        .map(|mut u| {
+            u.set_fragment(None);
+            u
+        })
+        .collect();
+    if urls.iter().enumerate().any(|(i, u)| urls[..i].contains(u)) {
+        return Some(policy::Stop::Loop);
+    }
+    (hops.len() > robotrules_fetch::MAX_REDIRECTS + 1)
+        .then_some(policy::Stop::TooMany)
 }
 
 /// The `hops` argument of `evaluate`: `(url, status)` pairs, the status
@@ -495,10 +519,18 @@ fn hop_list(
                 )
             })?;
         let url = convert::text(&pair.0, "a hop's url")?;
-        if let Err(e) = Url::parse(&url) {
-            return Err(PyValueError::new_err(format!(
-                "a hop's url must be absolute: {url:?}: {e}"
-            )));
+        match Url::parse(&url) {
+            Ok(u) if matches!(u.scheme(), "http" | "https" | "ftp") => {}
+            Ok(_) => {
+                return Err(PyValueError::new_err(format!(
+                    "a hop's url must be an http, https or ftp URL: {url:?}"
+                )))
+            }
+            Err(e) => {
+                return Err(PyValueError::new_err(format!(
+                    "a hop's url must be absolute: {url:?}: {e}"
+                )))
+            }
         }
         let status = match &pair.1 {
             s if s.is_none() => None,
@@ -517,6 +549,18 @@ fn hop_list(
             })?),
         };
         out.push(robotrules_fetch::Hop::new(url, status));
+    }
+    // Every request but the last was answered with a redirect.
+    let last = out.len().saturating_sub(1);
+    if let Some(h) = out[..last]
+        .iter()
+        .find(|h| !h.status.is_some_and(|s| (300..400).contains(&s)))
+    {
+        return Err(PyValueError::new_err(format!(
+            "each of hops but the last is a redirect followed: {} has \
+             status {:?}",
+            h.url, h.status
+        )));
     }
     Ok(out)
 }

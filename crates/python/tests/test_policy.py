@@ -211,6 +211,19 @@ def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
     hops = [(f"{base}/r{i}", 301) for i in range(6)] + [(f"{base}/end", 200)]
     result = policy.evaluate(base, 200, {}, RULES, hops=hops)
     assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
+    # So is a request that got no response there: it was never made.
+    hops = [(f"{base}/r{i}", 301) for i in range(6)] + [(f"{base}/end", None)]
+    result = policy.evaluate(base, None, hops=hops)
+    assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
+    # A URL taken twice: the fetcher stopped at the loop.
+    hops = [(f"{base}/robots.txt", 301), (f"{base}/a", 302), (f"{base}/robots.txt#x", 200)]
+    result = policy.evaluate(base, 200, {}, RULES, hops=hops)
+    assert (result.access, result.outcome) == ("allow-all", "unavailable (redirect loop)")
+    # Every hop but the last is a redirect, to an http(s) or ftp URL.
+    with pytest.raises(ValueError, match="redirect followed"):
+        policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/a", 200), (f"{base}/b", 200)])
+    with pytest.raises(ValueError, match="http, https or ftp"):
+        policy.evaluate(base, 200, {}, RULES, hops=[("mailto:x@y", 200)])
     with pytest.raises(TypeError, match="status"):
         policy.evaluate(base, True, {}, RULES)
 

@@ -186,8 +186,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
         // serde reads a struct from an array as well: every request is
         // an object.
+        // (JSON that is not well formed is the parser's 400.)
         let first = text.iter().find(|b| !b.is_ascii_whitespace());
-        if first.is_some_and(|&b| b != b'{') {
+        if first.is_some_and(|&b| b != b'{')
+            && serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok()
+        {
             return Err(ApiError::invalid(
                 "the request must be a JSON object",
             ));

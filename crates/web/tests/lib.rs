@@ -405,6 +405,19 @@ async fn a_byte_order_mark_before_the_json_is_passed_over() {
         post_raw(&base, "/api/check", "application/json", body).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v[0]["allowed"], false, "{v}");
+    // Not JSON at all is malformed (400); JSON that is no object, 422.
+    for (body, want) in [
+        (&b"xyz"[..], StatusCode::BAD_REQUEST),
+        (b"\xEF\xBB\xBF\xEF\xBB\xBF{}", StatusCode::BAD_REQUEST),
+        (b"[1, 2]", StatusCode::UNPROCESSABLE_ENTITY),
+        (b"null", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let (status, v) =
+            post_raw(&base, "/api/lint", "application/json", body.to_vec())
+                .await;
+        assert_eq!(status, want, "{body:?}: {v}");
+        assert!(v["error"].is_string(), "{v}");
+    }
 }
 
 #[tokio::test]

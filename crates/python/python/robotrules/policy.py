@@ -9,9 +9,9 @@ means for crawlers (``access``: ``"obey"``, ``"allow-all"`` or
 yourself and pass the final response, with ``hops``, the ``(url,
 status)`` of every request made (``[(str(r.url), r.status_code) for r in
 (*response.history, response)]`` with httpx or requests), so that a
-redirect past the limit or back to a URL taken counts as no robots.txt,
-as ``fetch`` counts it; pass ``status=None`` when no response came
-(timeout, DNS or connection failure).
+response reached past the limit of redirects, or back at a URL taken,
+counts as no robots.txt, as ``fetch`` counts it; pass ``status=None``
+when no response came (timeout, DNS or connection failure).
 
 ``fetch(url)`` does the fetching too (HTTP(S) and FTP), blocking without
 holding the GIL.

@@ -333,8 +333,10 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
     let mut budget = GLOBAL_RULES_BUDGET;
     // Whether the `*` groups block each witness, found once.
     let mut blocked: Vec<Option<[bool; 2]>> = vec![None; global.len()];
-    // The `*` disallows lost to the crawlers of each set of groups.
-    let mut dropped_for: HashMap<usize, Vec<u32>> = HashMap::new();
+    // The `*` disallows lost to the crawlers of each set of groups, and
+    // whether the search for them stopped early (at the cap or the
+    // budget's end).
+    let mut dropped_for: HashMap<usize, (Vec<u32>, bool)> = HashMap::new();
     for (group, tokens) in named {
         // Each crawler the group names obeys its own merged groups: the
         // `*` disallows that any of them escapes.
@@ -352,7 +354,7 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                 let build = 2 * cost_of(&own, 0);
                 if build > budget {
                     budget = 0;
-                    return Vec::new();
+                    return (Vec::new(), true);
                 }
                 budget -= build;
                 let opens_everything = |r: &Rule<'_>| match r.kind() {
@@ -362,15 +364,18 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                     }
                 };
                 if !own.is_empty() && own.iter().all(opens_everything) {
-                    return Vec::new();
+                    return (Vec::new(), false);
                 }
                 let own = robots.matcher_for_groups(of, true);
                 let mut lost = Vec::new();
+                // Whether the search stopped before the last disallow.
+                let mut partial = false;
                 for (at, (group, line, witnesses)) in global.iter().enumerate()
                 {
                     // Enough to show, and each group that names these
                     // crawlers copies them.
                     if lost.len() == MAX_LOST {
+                        partial = true;
                         break;
                     }
                     // A disallow of a group that names the crawler (with
@@ -384,6 +389,7 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                         witnesses.iter().map(|w| 2 * (w.len() + 64)).sum();
                     if cost > budget {
                         budget = 0;
+                        partial = true;
                         break;
                     }
                     budget -= cost;
@@ -398,10 +404,11 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                         lost.push(*line);
                     }
                 }
-                lost
+                (lost, partial)
             });
-            // The search stopped at the cap: more may be lost.
-            capped |= lost.len() == MAX_LOST;
+            let (lost, partial) = (&lost.0, lost.1);
+            // The search stopped early: more may be lost.
+            capped |= partial;
             if !lost.is_empty() {
                 dropped.extend_from_slice(lost);
                 escaping.insert(token);
@@ -409,6 +416,8 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
         }
         dropped.sort_unstable();
         dropped.dedup();
+        // Every `*` disallow is listed: there can be no more.
+        capped &= dropped.len() < global.len();
         if dropped.is_empty() {
             continue;
         }
@@ -438,13 +447,17 @@ pub(crate) fn global_rules_dropped(ctx: &mut Ctx<'_>) {
                     "the `*` rules do not apply to {}: the disallows on \
                      {which} {} do not bind {them}",
                     list(&names, 10),
-                    match capped {
-                        true => format!(
+                    // A search that stopped early gives a floor.
+                    match (capped, lines.len() > 10) {
+                        (true, true) => format!(
                             "{} and at least {} more",
                             lines[..10].join(", "),
                             lines.len() - 10
                         ),
-                        false => list(&lines, 10),
+                        (true, false) => {
+                            format!("{} (and maybe more)", lines.join(", "))
+                        }
+                        (false, _) => list(&lines, 10),
                     }
                 ),
                 Some(Code::GlobalRulesDropped.help().into()),

@@ -164,10 +164,16 @@ pub(crate) fn accepted_variant(ctx: &mut Ctx<'_>) {
         let typo = report.is_typo();
         // `Sitemap http://…`: no colon after the key, so the value's own
         // colon ended it.
-        // (`User agent` is a typo of its own, its colon in place; other
-        // typos may lose their colon too: `Dissallow /a:b`.)
-        let spaced = written.iter().any(|b| matches!(b, b' ' | b'\t'))
-            && !written.eq_ignore_ascii_case(b"user agent");
+        // (The space of `User agent`, a typo of its own, is no sign:
+        // `User agents:` has its colon; other typos may lose theirs too:
+        // `Dissallow /a:b`.)
+        let rest = match written.get(..10) {
+            Some(head) if head.eq_ignore_ascii_case(b"user agent") => {
+                &written[10..]
+            }
+            _ => written,
+        };
+        let spaced = rest.iter().any(|b| matches!(b, b' ' | b'\t'));
         ctx.report(Code::AcceptedVariant, n, span, || {
             let key = show(written);
             let why = if typo {

@@ -18,16 +18,15 @@ fn is_absolute(url: &str) -> bool {
 }
 
 /// The field name and colon that `url` holds, if two lines ran together
-/// into it (`https://e.com/s.xmlUser-agent: *`): the first such name,
-/// as written.
+/// into it (`https://e.com/s.xmlUser-agent: *`): a name and its colon
+/// just before the URL's first space, as written.
 fn run_together(url: &str) -> Option<&str> {
     const KEYS: &[&str] =
         &["user-agent:", "disallow:", "allow:", "sitemap:", "crawl-delay:"];
-    let lower = url.to_ascii_lowercase();
-    KEYS.iter()
-        .filter_map(|k| lower.find(k).map(|at| (at, k.len())))
-        .min()
-        .map(|(at, len)| &url[at..at + len])
+    let space = url.find([' ', '\t'])?;
+    let head = url[..space].to_ascii_lowercase();
+    let key = KEYS.iter().find(|k| head.ends_with(*k))?;
+    Some(&url[space - key.len()..space])
 }
 
 /// The origin of an absolute http(s) URL, as `scheme://host[:port]` in
@@ -62,6 +61,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     for s in robots.sitemaps() {
         let n = s.line();
         let url = s.url_lossy();
+        // `Sitemap http://…`: the value's own colon ended the key, and
+        // RT102 says so; the rest (`//…`) was never written alone.
+        let key = ctx.key(n);
+        if ctx.slice(n, key).iter().any(|b| matches!(b, b' ' | b'\t')) {
+            continue;
+        }
         let span = ctx.value(n);
         let absolute = is_absolute(&url);
         if !absolute || url.contains(' ') {
