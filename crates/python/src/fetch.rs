@@ -465,23 +465,17 @@ fn evaluate(
     Ok(PyFetchResult::of(fetch, SystemTime::now()))
 }
 
-/// The stop a crawler's fetcher makes before the last of `hops`: a URL
-/// requested twice (without its fragment), or more redirects than
-/// [`MAX_REDIRECTS`](robotrules_fetch::MAX_REDIRECTS).
+/// The stop a crawler's fetcher makes before the last of `hops`: each
+/// hop after the first taken as the redirect to it, by the fetcher's own
+/// rules (`Redirects`: a URL requested twice, more redirects than
+/// `MAX_REDIRECTS`).
 fn stopped_before(hops: &[robotrules_fetch::Hop]) -> Option<policy::Stop> {
-    let urls: Vec<Url> = hops
-        .iter()
-        .filter_map(|h| Url::parse(&h.url).ok())
-        .map(|mut u| {
-            u.set_fragment(None);
-            u
-        })
-        .collect();
-    if urls.iter().enumerate().any(|(i, u)| urls[..i].contains(u)) {
-        return Some(policy::Stop::Loop);
-    }
-    (hops.len() > robotrules_fetch::MAX_REDIRECTS + 1)
-        .then_some(policy::Stop::TooMany)
+    let (first, rest) = hops.split_first()?;
+    let mut start = Url::parse(&first.url).ok()?;
+    // A fragment is never requested (as `Redirects::follow` drops it).
+    start.set_fragment(None);
+    let mut redirects = policy::Redirects::new(start);
+    rest.iter().find_map(|hop| redirects.follow(Some(&hop.url)).err())
 }
 
 /// The `hops` argument of `evaluate`: `(url, status)` pairs, the status

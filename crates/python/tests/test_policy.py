@@ -219,6 +219,9 @@ def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
     hops = [(f"{base}/robots.txt", 301), (f"{base}/a", 302), (f"{base}/robots.txt#x", 200)]
     result = policy.evaluate(base, 200, {}, RULES, hops=hops)
     assert (result.access, result.outcome) == ("allow-all", "unavailable (redirect loop)")
+    hops = [(f"{base}/robots.txt#top", 301), (f"{base}/robots.txt", 200)]
+    result = policy.evaluate(base, 200, {}, RULES, hops=hops)
+    assert result.outcome == "unavailable (redirect loop)"
     # Every hop but the last is a redirect, to an http(s) or ftp URL.
     with pytest.raises(ValueError, match="redirect followed"):
         policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/a", 200), (f"{base}/b", 200)])
