@@ -29,7 +29,7 @@ pub struct Args {
     json: bool,
     /// ROBOTS (a file, `-`, or an http(s) or ftp URL), AGENT unless
     /// --agent is given, and URL.
-    #[arg(value_name = "ROBOTS [AGENT] URL", required = true, num_args = 2..=3)]
+    #[arg(value_name = "ROBOTS [AGENT] URL", required = true, num_args = 1..=3)]
     args: Vec<String>,
 }
 

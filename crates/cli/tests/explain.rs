@@ -208,3 +208,24 @@ fn a_rule_cut_short_says_what_it_is_read_as() {
     let text = stdout(&run(&["explain", &file, "bar", "http://x/abc"], b""));
     assert!(!text.contains("read as"), "{text}");
 }
+
+#[test]
+fn the_agent_option_may_come_between_the_arguments() {
+    // As `check` takes them: `--agent` before, between or after.
+    let body = b"User-agent: Googlebot\nDisallow: /x\n";
+    for args in [
+        &["explain", "--json", "-", "--agent", "Googlebot", "/x"][..],
+        &["explain", "--json", "--agent", "Googlebot", "-", "/x"],
+        &["explain", "--json", "-", "/x", "--agent", "Googlebot"],
+    ] {
+        let out = run(args, body);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_eq!(v["rule"]["line"], 2, "{args:?}");
+    }
+    // Too few arguments: the usage, exit 2.
+    let out = run(&["explain", "-", "/x"], body);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(err.contains("give ROBOTS AGENT URL"), "{err}");
+}
