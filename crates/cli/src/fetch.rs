@@ -79,7 +79,17 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 RetryAfter::Delay(d) => format!("{} s", d.as_secs()),
                 _ => "a date".to_string(),
             };
-            writeln!(out, "Retry-After: {asked}, {at}")?;
+            // The wait is kept between a second and 24 hours: say so
+            // where the server asked for more or less.
+            let delay = retry.delay(now);
+            let kept = if delay > policy::MAX_RETRY_AFTER {
+                " (more than 24 hours: retried after 24 hours)"
+            } else if delay < Duration::from_secs(1) {
+                " (already past: retried a second later)"
+            } else {
+                ""
+            };
+            writeln!(out, "Retry-After: {asked}, {at}{kept}")?;
         }
         match report.cache_lifetime_seconds {
             Some(secs) => writeln!(

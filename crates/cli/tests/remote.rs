@@ -148,6 +148,8 @@ fn fetch_shows_retry_after_as_a_date() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(text.contains("Retry-After: 120 s, "), "{text}");
+    // Honoured as asked: no note.
+    assert!(!text.contains("retried"), "{text}");
     assert!(text.contains("next try: "), "{text}");
     assert!(text.contains(" GMT"), "{text}");
     assert!(!text.contains("unix time"), "{text}");
@@ -163,7 +165,23 @@ fn fetch_shows_retry_after_as_a_date() {
     );
     let text = stdout(&run(&["fetch", &dated.url("/")], b""));
     assert!(
-        text.contains("Retry-After: a date, Thu, 01 Jan 2099 00:00:00 GMT"),
+        text.contains(
+            "Retry-After: a date, Thu, 01 Jan 2099 00:00:00 GMT \
+             (more than 24 hours: retried after 24 hours)"
+        ),
+        "{text}"
+    );
+    let past = Server::with(
+        503,
+        &[("Retry-After", "Thu, 01 Jan 1970 00:00:00 GMT")],
+        String::new(),
+    );
+    let text = stdout(&run(&["fetch", &past.url("/")], b""));
+    assert!(
+        text.contains(
+            "Retry-After: a date, Thu, 01 Jan 1970 00:00:00 GMT \
+             (already past: retried a second later)"
+        ),
         "{text}"
     );
 }
