@@ -35,8 +35,12 @@ use crate::pattern;
 ///
 /// The paths are those a crawler requests: without a space, `"`, `<`,
 /// `>`, control bytes or bytes from 0x7F up, which URLs carry
-/// percent-encoded. A rule that holds one of them as it is (`Disallow:
-/// /_private/ /admin/`) matches none of them, and changes no verdict.
+/// percent-encoded; nor, in the path before any query, `{`, `}`, `` ` ``
+/// (percent-encoded there), `\` (read as `/`) or a `.` or `..` segment
+/// (resolved), as a browser's URL parser sends them. A rule that holds one
+/// of them as it is where every path it matches would hold it (`Disallow:
+/// /_private/ /admin/`, `Allow: /a{`, `Disallow: /private/../`) matches
+/// none of them, and changes no verdict.
 ///
 /// The witnesses of [`Coverage::Partial`] are paths (starting with `/`)
 /// that the matcher allows and disallows; they may hold any byte that no
@@ -187,7 +191,7 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
             // An empty pattern has priority 0: it never decides. One with
             // a byte that no requested URL holds as it is decides no path
             // a crawler fetches (nor does it match the probes of others).
-            if pat.is_empty() || pat.iter().any(|&b| is_never_requested(b)) {
+            if pat.is_empty() || matches_no_request(pat) {
                 return true;
             }
             for variant in rooted(pat) {
@@ -214,6 +218,66 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
         // Unreachable: "/" was probed.
         (None, None) => Coverage::Unknown,
     }
+}
+
+/// Returns true if `pat` matches no path a crawler requests: it holds a
+/// byte that no requested URL holds as it is ([`is_never_requested`]), or
+/// its start, up to its first `*` or `?` or a final `$`, and so surely in the path
+/// before any query, holds what a browser's URL parser never leaves in a
+/// path: `{`, `}` or `` ` `` (percent-encoded), `\` (read as `/`), or a
+/// whole `.` or `..` segment, `%2E` for a dot included (resolved away).
+fn matches_no_request(pat: &[u8]) -> bool {
+    if pat.iter().any(|&b| is_never_requested(b)) {
+        return true;
+    }
+    // `$` is special only as the last byte.
+    let (body, anchored) = match pat.strip_suffix(b"$") {
+        Some(body) => (body, true),
+        None => (pat, false),
+    };
+    let end = body
+        .iter()
+        .position(|&b| matches!(b, b'*' | b'?'))
+        .unwrap_or(body.len());
+    let head = &body[..end];
+    if head.iter().any(|&b| matches!(b, b'{' | b'}' | b'`' | b'\\')) {
+        return true;
+    }
+    let Some(path) = head.strip_prefix(b"/") else {
+        return false;
+    };
+    // A segment is whole if a `/` follows it, or if the path ends right
+    // after it: at a `?` (the query starts) or a `$` (nothing follows).
+    let ends = match body.get(end) {
+        Some(&b) => b == b'?',
+        None => anchored,
+    };
+    let mut segments = path.split(|&b| b == b'/').peekable();
+    while let Some(segment) = segments.next() {
+        let whole = segments.peek().is_some() || ends;
+        if whole && is_dot_segment(segment) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Returns true for `.` and `..`, with any dot written `%2E` or `%2e`:
+/// the segments a URL parser resolves (the WHATWG URL standard).
+fn is_dot_segment(segment: &[u8]) -> bool {
+    let mut rest = segment;
+    let mut dots = 0;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix(b".") {
+            rest = after;
+        } else if rest.len() >= 3 && rest[..3].eq_ignore_ascii_case(b"%2e") {
+            rest = &rest[3..];
+        } else {
+            return false;
+        }
+        dots += 1;
+    }
+    dots == 1 || dots == 2
 }
 
 /// Returns true for a byte that no URL a crawler requests holds as it is:
@@ -389,6 +453,26 @@ mod tests {
         c!([(false, "/"), (true, "/public files/")], "disallowed");
         c!([(false, "/"), (true, "/public%20files/")], "partial");
         c!([(false, "/a%20b")], "partial");
+    }
+
+    #[test]
+    fn rules_only_unparsed_urls_match() {
+        // A browser's URL parser sends `/a{` as `/a%7B`, `/a\b` as `/a/b`
+        // and `/private/../` as `/`: such rules decide no request.
+        c!([(false, "/private/../")], "allowed");
+        c!([(false, "/"), (true, "/a{")], "disallowed");
+        for pat in ["/a}", "/a`b", "/a\\b", "/a/./b", "/%2e%2E/x", "/a/.%2E$"]
+        {
+            c!([(false, pat)], "allowed");
+        }
+        c!([(false, "/a/..?q"), (false, "/b/.$")], "allowed");
+        // In a query they are sent as they are; and a segment that goes
+        // on, or a `$` that is not last, is no dot segment.
+        c!([(false, "/"), (true, "/a?{")], "partial");
+        c!([(false, "/a?x=/../")], "partial");
+        for pat in ["/a/..", "/a/..x", "/a/.*", "/a/..$x", "/a/...", "/*{"] {
+            c!([(false, pat)], "partial");
+        }
     }
 
     #[test]
