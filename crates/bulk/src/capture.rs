@@ -336,6 +336,13 @@ fn plain_url(path: &Path) -> Option<String> {
     .then(|| u.into())
 }
 
+/// A crawl's name as the table holds it: a NUL, which no file system
+/// takes in the name of the crawl's directory (`--partition-by crawl`,
+/// Spark's `partitionBy`), is written U+FFFD.
+fn crawl_name(name: &str) -> String {
+    name.replace('\0', "\u{fffd}")
+}
+
 /// A `CC-MAIN-YYYY-WW` part of a path.
 fn crawl_of_path(path: &Path) -> Option<String> {
     path.iter().find_map(|part| {
@@ -384,7 +391,7 @@ pub(crate) fn read_with(
     // crawl named by the path.
     let fixed = crawl.is_some();
     let mut crawl = crawl
-        .map(str::to_string)
+        .map(crawl_name)
         .or_else(|| crawl_of_path(&source.path))
         .unwrap_or_default();
     match source.format {
@@ -395,7 +402,7 @@ pub(crate) fn read_with(
                     Ok(record) => {
                         if !fixed {
                             if let Some(c) = record.is_part_of() {
-                                crawl = c;
+                                crawl = crawl_name(&c);
                             }
                         }
                         if let Some(c) =
@@ -618,6 +625,37 @@ enum Headers {
     Pairs(Vec<(String, String)>),
 }
 
+/// Returns true if `date` is written as a `WARC-Date` is (WARC 1.1
+/// §5.4, W3C ISO 8601 in UTC): `2024`, `2024-02`, `2024-02-21`,
+/// `2024-02-21T10:00Z`, `2024-02-21T10:00:00Z` or with a fraction of a
+/// second. Such dates order as their digits do.
+fn is_warc_date(date: &str) -> bool {
+    let fits = |template: &str, value: &str| {
+        template.len() == value.len()
+            && template.bytes().zip(value.bytes()).all(|(t, v)| {
+                if t == b'd' {
+                    v.is_ascii_digit()
+                } else {
+                    t == v
+                }
+            })
+    };
+    const SECONDS: &str = "dddd-dd-ddTdd:dd:dd";
+    let Some(time) = date.strip_suffix('Z') else {
+        return ["dddd", "dddd-dd", "dddd-dd-dd"]
+            .iter()
+            .any(|t| fits(t, date));
+    };
+    match time.split_once('.') {
+        Some((whole, fraction)) => {
+            fits(SECONDS, whole)
+                && !fraction.is_empty()
+                && fraction.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => fits(SECONDS, time) || fits("dddd-dd-ddTdd:dd", time),
+    }
+}
+
 /// A JSON line's error, placed in the line (whose offset the problem
 /// gives): serde's own text counts lines from the line's start, so it
 /// would name line 1 for every line of the file.
@@ -648,6 +686,19 @@ fn from_json(
             kind: ProblemKind::Json,
             detail: json_error(&e),
         })?;
+    if !j.date.is_empty() && !is_warc_date(&j.date) {
+        return Err(Problem {
+            file: name.to_string(),
+            offset: pos.offset,
+            kind: ProblemKind::Json,
+            detail: format!(
+                "the date {:?} is not written as a WARC-Date (UTC, such as \
+                 `2024-02-21T10:00:00Z`): the latest capture of a site could \
+                 not be told",
+                j.date
+            ),
+        });
+    }
     let pairs: Vec<(String, String)> = match j.headers {
         Headers::None => vec![],
         Headers::Map(m) => m.into_iter().collect(),
@@ -662,7 +713,7 @@ fn from_json(
     Ok(Capture {
         pos,
         crawl: match j.crawl {
-            Some(own) if !fixed => own,
+            Some(own) if !fixed => crawl_name(&own),
             _ => crawl.to_string(),
         },
         url: j.url,

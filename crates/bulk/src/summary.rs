@@ -280,11 +280,32 @@ impl Summary {
 /// ```
 pub fn compare(old: &Crawl, new: &Crawl) -> String {
     let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "crawler                      blocked {:>8} {:>8}   change   partly {:>8} {:>8}   change",
-        old.crawl, new.crawl, old.crawl, new.crawl
-    );
+    let name = |c: &Crawl| {
+        if c.crawl.is_empty() {
+            "(no crawl)".to_string()
+        } else {
+            c.crawl.clone()
+        }
+    };
+    let heads = [
+        format!("blocked {}", name(old)),
+        format!("blocked {}", name(new)),
+        "change".to_string(),
+        format!("partly {}", name(old)),
+        format!("partly {}", name(new)),
+        "change".to_string(),
+    ];
+    // Each column as wide as its head or its widest value (`+100.00pp`).
+    let widths: Vec<usize> =
+        heads.iter().map(|h| h.chars().count().max(9)).collect();
+    let mut line = |first: &str, cells: &[String]| {
+        let _ = write!(t, "{first:<28}");
+        for (cell, width) in cells.iter().zip(&widths) {
+            let _ = write!(t, " {cell:>width$}");
+        }
+        t.push('\n');
+    };
+    line("crawler", &heads);
     let (gone, added) = (only_in(old, new), only_in(new, old));
     for o in &old.crawlers {
         let Some(n) = new.crawlers.iter().find(|n| n.token == o.token) else {
@@ -293,19 +314,21 @@ pub fn compare(old: &Crawl, new: &Crawl) -> String {
         let (fo, fn_) = (pct(o.full(), old.sites), pct(n.full(), new.sites));
         let (po, pn) =
             (pct(o.partial(), old.sites), pct(n.partial(), new.sites));
-        let _ = writeln!(
-            t,
-            "{:<28} {:>15.2}% {:>7.2}% {:>+7.2}pp {:>14.2}% {:>7.2}% {:>+7.2}pp",
-            o.token,
-            fo,
-            fn_,
-            fn_ - fo,
-            po,
-            pn,
-            pn - po
+        let share = |v: f64| format!("{v:.2}%");
+        let change = |v: f64| format!("{v:+.2}pp");
+        line(
+            &o.token,
+            &[
+                share(fo),
+                share(fn_),
+                change(fn_ - fo),
+                share(po),
+                share(pn),
+                change(pn - po),
+            ],
         );
     }
-    for (tokens, crawl) in [(gone, &new.crawl), (added, &old.crawl)] {
+    for (tokens, crawl) in [(gone, name(new)), (added, name(old))] {
         if !tokens.is_empty() {
             let _ =
                 writeln!(t, "not judged in {crawl}: {}", tokens.join(", "));
@@ -324,7 +347,20 @@ fn only_in<'a>(a: &'a Crawl, b: &Crawl) -> Vec<&'a str> {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    // XML 1.0 has no control characters but tab and line breaks: the
+    // others (a crawl named with one) show as U+FFFD.
+    s.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '\t' | '\n' | '\r' => c.to_string(),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                '\u{fffd}'.to_string()
+            }
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// The chart of [`Summary::svg`] for `crawls`.
@@ -573,5 +609,17 @@ mod tests {
             svg.contains("width=\"260.0\" height=\"10\" fill=\"#c0392b\""),
             "{svg}"
         );
+    }
+
+    #[test]
+    fn the_chart_is_xml_whatever_the_names() {
+        let crawl = Crawl {
+            crawl: "a\u{1}<b>&c".into(),
+            sites: 1,
+            ..Crawl::default()
+        };
+        let svg = chart(&[&crawl]);
+        assert!(svg.contains("a\u{fffd}&lt;b&gt;&amp;c"), "{svg}");
+        assert!(!svg.chars().any(|c| c.is_control() && c != '\n'), "{svg}");
     }
 }

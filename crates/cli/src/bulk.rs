@@ -67,8 +67,8 @@ struct Run {
     /// columns; slower).
     #[arg(long)]
     lint: bool,
-    /// Threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Threads (default: one per core; at most 1024).
+    #[arg(long, default_value_t = 0, value_parser = thread_count)]
     threads: usize,
     /// Write the summary as JSON (for `robotrules bulk compare`).
     #[arg(long, value_name = "FILE")]
@@ -164,6 +164,13 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
     if sources.is_empty() {
         bail!("no input files");
     }
+    if r.partition_by.is_some() && r.output.as_os_str() == "-" {
+        bail!(
+            "--partition-by writes a directory: name it with --output \
+             (`-` is JSON lines on standard output)"
+        );
+    }
+    check_outputs(&r, &sources)?;
     let job =
         Job::new(sources, options).crawl(r.crawl.clone()).threads(r.threads);
     let schema = job.schema();
@@ -217,8 +224,12 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
     progress.bar.finish_and_clear();
     let secs = progress.start.elapsed().as_secs_f64();
 
+    let failed =
+        |path: &PathBuf| format!("failed to write \"{}\"", path.display());
     if let Some(path) = &r.problems {
-        let mut out = io::BufWriter::new(std::fs::File::create(path)?);
+        let file =
+            std::fs::File::create(path).with_context(|| failed(path))?;
+        let mut out = io::BufWriter::new(file);
         for p in &report.problems {
             serde_json::to_writer(
                 &mut out,
@@ -227,15 +238,17 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
                     "kind": p.kind.as_str(), "detail": p.detail,
                 }),
             )?;
-            writeln!(out)?;
+            writeln!(out).with_context(|| failed(path))?;
         }
-        out.flush()?;
+        out.flush().with_context(|| failed(path))?;
     }
     if let Some(path) = &r.summary {
-        std::fs::write(path, serde_json::to_string_pretty(&report.summary)?)?;
+        std::fs::write(path, serde_json::to_string_pretty(&report.summary)?)
+            .with_context(|| failed(path))?;
     }
     if let Some(path) = &r.chart {
-        std::fs::write(path, report.summary.svg())?;
+        std::fs::write(path, report.summary.svg())
+            .with_context(|| failed(path))?;
     }
     let mut err = io::stderr().lock();
     let hidden = report.problems.len() as u64
@@ -262,6 +275,85 @@ fn bulk(r: Run) -> anyhow::Result<Outcome> {
         out.flush()?;
     }
     Ok(Outcome::Allowed)
+}
+
+/// The most threads `--threads` takes: more only cost memory and time.
+const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 0 (one per core) to [`MAX_THREADS`].
+fn thread_count(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!("give 0 (one per core) to {MAX_THREADS} threads")),
+    }
+}
+
+/// Refuses outputs that would overwrite an input (or, for a partitioned
+/// table, hold one), that name one file twice, or whose directory does
+/// not exist, before the job runs: the job reads its inputs after it
+/// has created its outputs, and writes the summary, the chart and the
+/// problems only at its end.
+fn check_outputs(r: &Run, sources: &[capture::Source]) -> anyhow::Result<()> {
+    let partitioned = r.partition_by.is_some();
+    let mut outputs: Vec<(&str, &PathBuf)> = Vec::new();
+    if r.output.as_os_str() != "-" {
+        outputs.push(("--output", &r.output));
+    }
+    for (flag, path) in [
+        ("--summary", &r.summary),
+        ("--chart", &r.chart),
+        ("--problems", &r.problems),
+    ] {
+        if let Some(path) = path {
+            outputs.push((flag, path));
+        }
+    }
+    let inputs: Vec<PathBuf> = r
+        .inputs
+        .iter()
+        .chain(sources.iter().map(|s| &s.path))
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    let mut seen: Vec<(&str, PathBuf)> = Vec::new();
+    for (flag, path) in outputs {
+        let dir = partitioned && flag == "--output";
+        if !dir {
+            match path.parent() {
+                Some(parent)
+                    if !parent.as_os_str().is_empty() && !parent.is_dir() =>
+                {
+                    bail!(
+                        "no directory \"{}\" to write {flag} \"{}\" in",
+                        parent.display(),
+                        path.display()
+                    )
+                }
+                _ => {}
+            }
+        }
+        if let Ok(out) = path.canonicalize() {
+            let overwritten = |input: &PathBuf| {
+                *input == out || (dir && input.starts_with(&out))
+            };
+            if inputs.iter().any(overwritten) {
+                bail!(
+                    "{flag} \"{}\" is {} an input: writing it would destroy \
+                     what is read",
+                    path.display(),
+                    if dir { "or holds" } else { "also" }
+                );
+            }
+        }
+        let absolute = std::path::absolute(path)?;
+        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == absolute) {
+            bail!(
+                "{other} and {flag} name the same file \"{}\"",
+                path.display()
+            );
+        }
+        seen.push((flag, absolute));
+    }
+    Ok(())
 }
 
 /// `--crawls OLD,NEW`.
@@ -319,6 +411,19 @@ fn compare(c: Compare) -> anyhow::Result<Outcome> {
             (pick(&old, a, &c.old)?, pick(later, b, new_path)?)
         }
         None => match (&old.crawls[..], &new) {
+            (_, Some(new))
+                if old.crawls.is_empty() || new.crawls.is_empty() =>
+            {
+                let empty = if old.crawls.is_empty() {
+                    &c.old
+                } else {
+                    c.new.as_ref().unwrap_or(&c.old)
+                };
+                bail!(
+                    "\"{}\" holds no crawl: its run read no capture",
+                    empty.display()
+                )
+            }
             ([a], Some(new)) if new.crawls.len() == 1 => {
                 (a.clone(), new.crawls[0].clone())
             }
@@ -342,7 +447,9 @@ fn compare(c: Compare) -> anyhow::Result<Outcome> {
     write!(out, "{}", summary::compare(&a, &b))?;
     out.flush()?;
     if let Some(path) = &c.chart {
-        std::fs::write(path, summary::chart(&[&a, &b]))?;
+        std::fs::write(path, summary::chart(&[&a, &b])).with_context(
+            || format!("failed to write \"{}\"", path.display()),
+        )?;
     }
     Ok(Outcome::Allowed)
 }

@@ -127,7 +127,34 @@ fn compare_two_crawls() {
     let text = stdout(&o);
     let gpt = text.lines().find(|l| l.starts_with("GPTBot ")).expect("GPTBot");
     // Fully blocked on one site of three in the newer crawl.
-    assert!(gpt.contains("0.00%   33.33%  +33.33pp"), "{gpt}");
+    let cells: Vec<&str> = gpt.split_whitespace().collect();
+    assert_eq!(cells[1..4], ["0.00%", "33.33%", "+33.33pp"], "{gpt}");
+    // Each value ends where its column's head does.
+    let head = text.lines().next().unwrap();
+    assert!(head.contains("blocked CC-MAIN-2024-10"), "{head}");
+    let ends = |line: &str| -> Vec<usize> {
+        let b = line.as_bytes();
+        (1..=b.len())
+            .filter(|&i| {
+                b[i - 1] != b' ' && b.get(i).is_none_or(|&c| c == b' ')
+            })
+            .collect()
+    };
+    let value_ends = ends(gpt);
+    let mut head_ends = Vec::new();
+    let mut at = 0;
+    for cell in [
+        "blocked CC-MAIN-2024-10",
+        "blocked CC-MAIN-2024-33",
+        "change",
+        "partly CC-MAIN-2024-10",
+        "partly CC-MAIN-2024-33",
+        "change",
+    ] {
+        at += head[at..].find(cell).expect(cell) + cell.len();
+        head_ends.push(at);
+    }
+    assert_eq!(head_ends, value_ends[1..], "\n{head}\n{gpt}");
 }
 
 #[test]
@@ -181,7 +208,8 @@ fn compare_names_its_crawls_and_crawlers() {
     );
     let text = stdout(&o);
     let gpt = text.lines().find(|l| l.starts_with("GPTBot ")).expect("GPTBot");
-    assert!(gpt.contains("33.33%    0.00%  -33.33pp"), "{gpt}");
+    let cells: Vec<&str> = gpt.split_whitespace().collect();
+    assert_eq!(cells[1..4], ["33.33%", "0.00%", "-33.33pp"], "{gpt}");
     let o = run(
         &[
             "bulk",
@@ -336,4 +364,69 @@ fn partitioned_by_crawl_from_a_gzip_list() {
     );
     assert_ne!(bad.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--partition-by"));
+}
+
+#[test]
+fn outputs_that_would_destroy_inputs_are_refused_before_the_job() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, _) = crawls(dir.path());
+    let before = std::fs::read(&old).unwrap();
+    let refused = |args: &[&str], why: &str| {
+        let mut all = vec!["bulk", "run", old.as_str(), "-q"];
+        all.extend(args);
+        let o = run(&all, b"");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        // Nothing was read, nothing destroyed.
+        assert_eq!(std::fs::read(&old).unwrap(), before, "{args:?}");
+    };
+    let out = dir.path().join("o.jsonl");
+    let out = out.to_str().unwrap();
+    refused(&["-o", &old], "is also an input");
+    refused(&["-o", out, "--summary", &old], "is also an input");
+    refused(&["-o", out, "--problems", out], "name the same file");
+    let dir_str = dir.path().to_str().unwrap();
+    refused(&["-o", dir_str, "--partition-by", "crawl"], "or holds an input");
+    refused(&["-o", "-", "--partition-by", "crawl"], "writes a directory");
+    let nowhere = dir.path().join("no/such/s.json");
+    refused(
+        &["-o", out, "--summary", nowhere.to_str().unwrap()],
+        "no directory",
+    );
+    assert!(!Path::new(out).exists(), "the job ran");
+    refused(&["-o", out, "--threads", "100000"], "0 (one per core) to 1024");
+}
+
+#[test]
+fn compare_says_which_summary_holds_no_crawl() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, _) = crawls(dir.path());
+    let summary = |name: &str, input: &str| {
+        let path = dir.path().join(name);
+        let out = dir.path().join(format!("{name}.jsonl"));
+        let o = run(
+            &[
+                "bulk",
+                "run",
+                input,
+                "-q",
+                "-o",
+                out.to_str().unwrap(),
+                "--summary",
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0));
+        path.to_str().unwrap().to_string()
+    };
+    let empty_input = dir.path().join("empty.jsonl");
+    std::fs::write(&empty_input, "").unwrap();
+    let empty = summary("empty.json", empty_input.to_str().unwrap());
+    let full = summary("full.json", &old);
+    let o = run(&["bulk", "compare", &full, &empty], b"");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("\"{empty}\" holds no crawl")), "{err}");
 }

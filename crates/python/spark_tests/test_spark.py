@@ -210,6 +210,45 @@ def test_a_list_names_files_directories_and_lists(tmp_path):
         rs.expand([str(tmp_path / "loop.paths")])
 
 
+def test_a_list_breaks_lines_as_the_command_line_does(tmp_path):
+    """Only a line feed ends a list's line (a CR before it too); a form
+    feed or a `\x1c` is part of a name, as the command line reads it."""
+    for name in ["a.warc.gz", "b.warc.gz", "a.warc.gz\x0cb.warc.gz"]:
+        (tmp_path / name).write_bytes(b"")
+    listing = tmp_path / "odd.paths"
+    listing.write_bytes("a.warc.gz\r\n  b.warc.gz \x85\na.warc.gz\x0cb.warc.gz\n\x1c\n".encode())
+    want = rs._native._bulk_expand([str(listing)])
+    assert rs.expand([str(listing)]) == want
+    assert [pathlib.Path(p).name for p in want] == ["a.warc.gz", "b.warc.gz", "a.warc.gz\x0cb.warc.gz", "\x1c"]
+
+
+class CutShort(http.server.BaseHTTPRequestHandler):
+    """Announces 1,000 bytes and sends 10."""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"0123456789")
+        self.wfile.flush()
+        self.close_connection = True
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_download_cut_short_is_an_error():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), CutShort)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/CC-MAIN-2024-10/x.warc.gz"
+        with pytest.raises(OSError, match="cut short|IncompleteRead"):
+            with rs._local_copy(url):
+                pass
+    finally:
+        server.shutdown()
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass

@@ -144,13 +144,40 @@ def _local_copy(path: str) -> Iterator[str]:
         local = os.path.join(tmp, *parts)
         os.makedirs(os.path.dirname(local), exist_ok=True)
         with open_input(path) as src, open(local, "wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
+            try:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            except OSError:
+                raise
+            except Exception as e:  # http.client's and botocore's cuts
+                raise OSError(f"{path}: {e}") from e
+            # urllib returns what came of a body cut short without a word.
+            want = _content_length(src)
+            if want is not None and dst.tell() != want:
+                raise OSError(
+                    f"{path}: {dst.tell()} bytes read of the {want} announced: the download was cut short"
+                )
         yield local
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _content_length(response: object) -> Optional[int]:
+    """The length an HTTP response announced, if it did."""
+    headers = getattr(response, "headers", None)
+    value = headers.get("Content-Length") if headers is not None else None
+    if value is None or not str(value).strip().isdigit():
+        return None
+    return int(value)
+
+
 _LISTS = (".paths", ".paths.gz", ".list", ".list.gz")
+
+
+# Unicode's White_Space, which Rust's `str::trim` strips.
+_WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def _read_list(path: str, prefix: Optional[str]) -> List[str]:
@@ -159,8 +186,11 @@ def _read_list(path: str, prefix: Optional[str]) -> List[str]:
     if path.endswith(".gz"):
         data = gzip.decompress(data)
     out = []
-    for line in data.decode("utf-8").splitlines():
-        line = line.strip()
+    # Lines and their white space as the command line reads them (Rust's
+    # `str::lines` and `str::trim`): `str.splitlines` would also break at
+    # form feeds, `\x1c`-`\x1e` and the like.
+    for line in data.decode("utf-8").split("\n"):
+        line = line.strip(_WHITE_SPACE)
         if not line:
             continue
         if prefix is not None:
@@ -477,6 +507,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     builder = SparkSession.builder.appName("robotrules-bulk")
     if args.master:
         builder = builder.master(args.master)
+        # Local workers run the Python that runs this (a virtual
+        # environment's, with robotrules), not the first `python3` on the
+        # PATH, unless told otherwise.
+        if args.master.startswith("local") and "PYSPARK_PYTHON" not in os.environ:
+            builder = builder.config("spark.pyspark.python", sys.executable)
     spark = builder.getOrCreate()
     try:
         report = run(
