@@ -19,7 +19,7 @@ use crate::text::escape;
 #[non_exhaustive]
 pub enum WarningKind {
     /// The crawler name is not a product token (`[A-Za-z_-]+`), so no
-    /// `user-agent` line can name it: only the `*` groups apply.
+    /// `user-agent` line can name it: it brings no group of its own.
     AgentNotToken,
     /// The URL is neither an absolute URL nor a path.
     NotUrl,
@@ -525,13 +525,14 @@ pub fn check_agent<'k>(
             .to_string(),
         (Some(s), false) => format!(
             "\"{}\" is not a product token (only letters, `-` and `_`): \
-             no user-agent line can name it, so only the `*` groups apply; \
-             did you mean {s:?}?",
+             no user-agent line can name it, so it brings no group of its \
+             own (alone, it gets the `*` groups); did you mean {s:?}?",
             escape(agent)
         ),
         (None, false) => format!(
             "\"{}\" is not a product token (only letters, `-` and `_`): \
-             no user-agent line can name it, so only the `*` groups apply",
+             no user-agent line can name it, so it brings no group of its \
+             own (alone, it gets the `*` groups)",
             escape(agent)
         ),
     };

@@ -265,3 +265,30 @@ fn a_url_that_is_not_utf8_is_read_percent_encoded() {
     );
     assert_eq!(stderr(&out).matches("is not UTF-8").count(), 1);
 }
+
+#[test]
+fn a_name_that_is_no_token_beside_one_that_is_named() {
+    // The Googlebot group decides: the warning about the other name must
+    // not say that only the `*` groups apply.
+    let body =
+        b"User-agent: Googlebot\nDisallow: /a\nUser-agent: *\nDisallow: /\n";
+    let out = run(
+        &[
+            "check",
+            "--json",
+            "--agent",
+            "Googlebot",
+            "--agent",
+            "Googlebot-Image/1.0",
+            "-",
+            "https://e.com/a/b",
+        ],
+        body,
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["rule"]["line"], 2, "{v}");
+    let message = v["warnings"][0]["message"].as_str().unwrap();
+    assert!(message.contains("brings no group of its own"), "{message}");
+    assert!(!message.contains("only the `*` groups apply"), "{message}");
+}

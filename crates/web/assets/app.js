@@ -539,8 +539,17 @@ function renderAudit() {
   const n = (list, access) => list.filter((s) => s.access === access).length;
   // A file over 500 KiB: crawlers that stand otherwise by the part they read.
   const differ = rows.filter(
-    (s) => s.as_fetched && (s.as_fetched.access !== s.access || s.as_fetched.via !== s.via || s.as_fetched.lines.join() !== s.lines.join()),
+    (s) =>
+      s.as_fetched &&
+      (s.as_fetched.access !== s.access ||
+        s.as_fetched.via !== s.via ||
+        s.as_fetched.lines.join() !== s.lines.join() ||
+        s.as_fetched.crawl_delay !== s.crawl_delay),
   );
+  // How a crawler's rules are chosen, as the table says it.
+  const viaText = (f) => ({ named: "named", fallback: "fallback", none: "no group" })[f.via] || "* only";
+  const delayText = (s, f) =>
+    f.crawl_delay === s.crawl_delay ? "" : f.crawl_delay === null ? ", no crawl-delay" : `, crawl-delay ${f.crawl_delay} s`;
   const r = state.fetched;
   const fetchedNote = forced
     ? `⚠ ${r.robots_url} is ${r.outcome}: for crawlers, ${r.verdict}; the table says so. `
@@ -552,7 +561,7 @@ function renderAudit() {
     `AI crawlers: ${n(ai, "disallowed")} of ${ai.length} blocked from the whole site, ${n(ai, "partial")} partially, ${n(ai, "allowed")} allowed. ` +
     `All ${rows.length} crawlers: ${n(rows, "disallowed")} blocked, ${n(rows, "partial")} partial, ${n(rows, "allowed")} allowed.` +
     (differ.length
-      ? ` ⚠ The file is over 500 KiB, which is all crawlers read: by that part, ${differ.map((s) => `${s.token} is ${s.as_fetched.access} (${s.as_fetched.named ? "named" : "* only"})`).join(", ")}.`
+      ? ` ⚠ The file is over 500 KiB, which is all crawlers read: by that part, ${differ.map((s) => `${s.token} is ${s.as_fetched.access} (${viaText(s.as_fetched)}${delayText(s, s.as_fetched)})`).join(", ")}.`
       : "");
   const purposes = ["all", ...new Set(rows.map((s) => s.purpose))];
   if (PURPOSES.join() !== purposes.join()) {

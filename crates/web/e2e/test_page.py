@@ -327,6 +327,23 @@ def test_the_audit_table(page, server):
     screenshot(page, "07-audit")
 
 
+def test_a_file_over_500_kib_says_how_crawlers_stand_by_what_they_read(page, server, tmp_path):
+    ready(page, server)
+    head = "User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nCrawl-delay: 5\nDisallow: /x\n"
+    padding = ("#" * 99 + "\n") * 5300
+    tail = "User-agent: Applebot\nDisallow: /\n\nUser-agent: GPTBot\nDisallow: /\n"
+    path = tmp_path / "robots.txt"
+    path.write_text(head + padding + tail)
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#audit tr[data-token='GPTBot']")).to_have_attribute("data-access", "disallowed")
+    summary = page.locator("#audit-summary")
+    expect(summary).to_contain_text("over 500 KiB")
+    # Applebot follows Googlebot's group there; GPTBot gets `*`'s rules
+    # and crawl-delay.
+    expect(summary).to_contain_text("Applebot is partial (fallback)")
+    expect(summary).to_contain_text("GPTBot is partial (* only, crawl-delay 5 s)")
+
+
 def test_crawler_names_come_from_the_catalogue(page, server):
     ready(page, server)
     options = page.locator("#crawler-names option")
