@@ -220,15 +220,39 @@ pub(crate) fn coverage(rules: &impl Rules, budget: &mut u64) -> Coverage {
     }
 }
 
-/// Returns true if `pat` matches no path a crawler requests: it holds a
-/// byte that no requested URL holds as it is ([`is_never_requested`]), or
-/// its start, up to its first `*` or `?` or a final `$`, and so surely in the path
-/// before any query, holds what a browser's URL parser never leaves in a
-/// path: `{`, `}` or `` ` `` (percent-encoded), `\` (read as `/`), or a
-/// whole `.` or `..` segment, `%2E` for a dot included (resolved away).
-fn matches_no_request(pat: &[u8]) -> bool {
-    if pat.iter().any(|&b| is_never_requested(b)) {
-        return true;
+/// Returns where a rule's pattern (as [`Rule::pattern`](crate::Rule::pattern)
+/// gives it) holds what no URL a crawler requests holds as it is, if it
+/// does: then the rule matches no request, and decides nothing a crawler
+/// fetches (see [`Coverage`]).
+///
+/// That is a space, `"`, `<`, `>`, a control byte or a byte from 0x7F up
+/// anywhere (URLs carry them percent-encoded), or, in the pattern's start
+/// up to its first `*` or `?` or a final `$` (so surely in the path,
+/// before any query), what a browser's URL parser never leaves in a path:
+/// `{`, `}` or `` ` `` (percent-encoded), `\` (read as `/`), or a whole
+/// `.` or `..` segment, `%2E` for a dot included (resolved away). The
+/// range is that byte, or that segment.
+///
+/// # Example
+///
+/// ```
+/// use robotrules::unrequested_part;
+///
+/// assert_eq!(unrequested_part("/search\\?q="), Some(7..8));
+/// assert_eq!(unrequested_part("/private/../"), Some(9..11));
+/// assert_eq!(unrequested_part("/a b"), Some(2..3));
+/// // In a query, `{` and `\` are sent as they are.
+/// assert_eq!(unrequested_part("/search?q={x}\\"), None);
+/// assert_eq!(unrequested_part("/a/..x"), None);
+/// ```
+pub fn unrequested_part(pattern: &str) -> Option<core::ops::Range<usize>> {
+    unrequested(pattern.as_bytes())
+}
+
+/// [`unrequested_part`] of any bytes.
+fn unrequested(pat: &[u8]) -> Option<core::ops::Range<usize>> {
+    if let Some(at) = pat.iter().position(|&b| is_never_requested(b)) {
+        return Some(at..at + 1);
     }
     // `$` is special only as the last byte.
     let (body, anchored) = match pat.strip_suffix(b"$") {
@@ -240,26 +264,39 @@ fn matches_no_request(pat: &[u8]) -> bool {
         .position(|&b| matches!(b, b'*' | b'?'))
         .unwrap_or(body.len());
     let head = &body[..end];
-    if head.iter().any(|&b| matches!(b, b'{' | b'}' | b'`' | b'\\')) {
-        return true;
+    if let Some(at) =
+        head.iter().position(|&b| matches!(b, b'{' | b'}' | b'`' | b'\\'))
+    {
+        return Some(at..at + 1);
     }
-    let Some(path) = head.strip_prefix(b"/") else {
-        return false;
-    };
+    if !head.starts_with(b"/") {
+        return None;
+    }
     // A segment is whole if a `/` follows it, or if the path ends right
     // after it: at a `?` (the query starts) or a `$` (nothing follows).
     let ends = match body.get(end) {
         Some(&b) => b == b'?',
         None => anchored,
     };
-    let mut segments = path.split(|&b| b == b'/').peekable();
-    while let Some(segment) = segments.next() {
-        let whole = segments.peek().is_some() || ends;
-        if whole && is_dot_segment(segment) {
-            return true;
+    let mut start = 1;
+    while start <= head.len() {
+        let stop = head[start..]
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(head.len(), |at| start + at);
+        let whole = stop < head.len() || ends;
+        if whole && is_dot_segment(&head[start..stop]) {
+            return Some(start..stop);
         }
+        start = stop + 1;
     }
-    false
+    None
+}
+
+/// Returns true if `pat` matches no path a crawler requests
+/// ([`unrequested_part`]).
+fn matches_no_request(pat: &[u8]) -> bool {
+    unrequested(pat).is_some()
 }
 
 /// Returns true for `.` and `..`, with any dot written `%2E` or `%2e`:

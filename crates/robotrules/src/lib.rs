@@ -120,7 +120,7 @@ mod swar;
 mod verdict;
 
 pub use crate::agent::{is_valid_agent, product_token};
-pub use crate::coverage::{Coverage, COVERAGE_BUDGET};
+pub use crate::coverage::{unrequested_part, Coverage, COVERAGE_BUDGET};
 pub use crate::directive::{Sitemap, UnknownDirective};
 pub use crate::extension::{
     CleanParam, Extension, ExtensionError, ExtensionErrorKind, ExtensionKind,

@@ -58,6 +58,8 @@ pub enum Code {
     SpaceInRule,
     /// RT114 `nul-in-line` (warning): a NUL byte inside a line: Google ignores the rest of the line.
     NulInLine,
+    /// RT115 `unrequested-path` (warning): a rule whose path holds what browsers never send in one (`\`, `{`, `}`, `` ` ``, a `.` or `..` segment): it never matches a requested URL.
+    UnrequestedPath,
     /// RT201 `ignored-by-google` (info): a directive Google ignores (`crawl-delay`, `noindex`, `host`, …).
     IgnoredByGoogle,
     /// RT202 `empty-group` (warning): a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them.
@@ -105,6 +107,7 @@ impl Code {
         Code::IgnoredLine,
         Code::SpaceInRule,
         Code::NulInLine,
+        Code::UnrequestedPath,
         Code::IgnoredByGoogle,
         Code::EmptyGroup,
         Code::AgentInSeveralGroups,
@@ -142,6 +145,7 @@ impl Code {
             Code::IgnoredLine => "RT112",
             Code::SpaceInRule => "RT113",
             Code::NulInLine => "RT114",
+            Code::UnrequestedPath => "RT115",
             Code::IgnoredByGoogle => "RT201",
             Code::EmptyGroup => "RT202",
             Code::AgentInSeveralGroups => "RT203",
@@ -180,6 +184,7 @@ impl Code {
             Code::IgnoredLine => "ignored-line",
             Code::SpaceInRule => "space-in-rule",
             Code::NulInLine => "nul-in-line",
+            Code::UnrequestedPath => "unrequested-path",
             Code::IgnoredByGoogle => "ignored-by-google",
             Code::EmptyGroup => "empty-group",
             Code::AgentInSeveralGroups => "agent-in-several-groups",
@@ -219,6 +224,7 @@ impl Code {
             Code::IgnoredLine => Severity::Warning,
             Code::SpaceInRule => Severity::Warning,
             Code::NulInLine => Severity::Warning,
+            Code::UnrequestedPath => Severity::Warning,
             Code::IgnoredByGoogle => Severity::Info,
             Code::EmptyGroup => Severity::Warning,
             Code::AgentInSeveralGroups => Severity::Info,
@@ -257,6 +263,7 @@ impl Code {
             Code::IgnoredLine => "a line that is not a directive",
             Code::SpaceInRule => "a space or tab inside a rule: URLs are requested with `%20`, so it never matches one",
             Code::NulInLine => "a NUL byte inside a line: Google ignores the rest of the line",
+            Code::UnrequestedPath => "a rule whose path holds what browsers never send in one (`\\`, `{`, `}`, `` ` ``, a `.` or `..` segment): it never matches a requested URL",
             Code::IgnoredByGoogle => "a directive Google ignores (`crawl-delay`, `noindex`, `host`, …)",
             Code::EmptyGroup => "a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them",
             Code::AgentInSeveralGroups => "the same crawler named in several groups, which are merged",
@@ -296,6 +303,7 @@ impl Code {
             Code::IgnoredLine => "write `key: value`; without a colon, only two words separated by a space are read",
             Code::SpaceInRule => "write the space as `%20`, or one path per rule",
             Code::NulInLine => "remove the NUL byte",
+            Code::UnrequestedPath => "write the path as it is requested: percent-encoded, with `/` for `\\` and no `.` or `..` segments",
             Code::IgnoredByGoogle => "other crawlers may read it",
             Code::EmptyGroup => "add `Disallow:` to say so, or the rules it should follow",
             Code::AgentInSeveralGroups => "keep one group per crawler to make the file easier to read",
@@ -358,7 +366,7 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 32);
+        assert_eq!(Code::ALL.len(), 33);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

@@ -142,6 +142,7 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
         for r in group.rules() {
             url_or_bad_start(ctx, &r);
             space_in_rule(ctx, &r);
+            unrequested_path(ctx, &r);
             dollar_in_middle(ctx, &r);
             redundant_wildcard(ctx, &r, &lengths);
             if r.kind() == RuleKind::Disallow {
@@ -255,6 +256,94 @@ fn bad_start_help(written: &str) -> String {
         };
     }
     format!("write `/{}`", show(written.as_bytes()))
+}
+
+/// RT115: a rule whose path holds what browsers never send in one, so
+/// that it matches no requested URL ([`robotrules::unrequested_part`]).
+/// A space or tab is RT113's.
+fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let pattern = r.pattern();
+    // One that never matches anyway is RT106's or RT107's.
+    if !(pattern.starts_with('/') || pattern.starts_with('*')) {
+        return;
+    }
+    let Some(part) = robotrules::unrequested_part(pattern) else { return };
+    let what = pattern.get(part).unwrap_or_default();
+    if matches!(what, " " | "\t") {
+        return;
+    }
+    let (message, help) = match what {
+        "\\" => {
+            let plain = pattern.replace('\\', "");
+            (
+                "browsers send `\\` in a path as `/`, and it escapes nothing \
+                 here (rules are not regular expressions): this rule never \
+                 matches a requested URL"
+                    .to_string(),
+                format!(
+                    "write `{}`, or `/` for the `\\`",
+                    show(plain.as_bytes())
+                ),
+            )
+        }
+        "." | ".." => (
+            format!(
+                "browsers resolve `{what}` segments before they request a \
+                 path: this rule never matches a requested URL"
+            ),
+            "write the path as it is requested, without `.` or `..` \
+             segments"
+                .to_string(),
+        ),
+        _ if what.len() == 1 => {
+            let encoded = format!("%{:02X}", what.as_bytes()[0]);
+            // `{`, `}` and `` ` `` are sent as they are in a query.
+            let place = if matches!(what, "{" | "}" | "`") {
+                "a path"
+            } else {
+                "a URL"
+            };
+            (
+                format!(
+                    "browsers send `{}` in {place} as `{encoded}`: this rule \
+                     never matches a requested URL",
+                    show(what.as_bytes())
+                ),
+                format!("write `{}`", show(encoded_path(pattern).as_bytes())),
+            )
+        }
+        // A dot segment written with `%2E`.
+        _ => (
+            format!(
+                "browsers resolve `{}` (a `.` or `..` segment) before they \
+                 request a path: this rule never matches a requested URL",
+                show(what.as_bytes())
+            ),
+            "write the path as it is requested, without `.` or `..` \
+             segments"
+                .to_string(),
+        ),
+    };
+    let n = r.line();
+    let span = ctx.value(n);
+    ctx.report(Code::UnrequestedPath, n, span, || (message, Some(help)));
+}
+
+/// `pattern` with what browsers percent-encode written so: `"`, `<`, `>`
+/// and controls anywhere, `{`, `}` and `` ` `` before its first `*` or
+/// `?` (in a query they are sent as they are).
+fn encoded_path(pattern: &str) -> String {
+    let head = pattern.find(['*', '?']).unwrap_or(pattern.len());
+    let mut out = String::with_capacity(pattern.len() + 6);
+    for (at, c) in pattern.char_indices() {
+        let path_only = at < head && matches!(c, '{' | '}' | '`');
+        if path_only || matches!(c, '"' | '<' | '>') || c.is_ascii_control() {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// RT113: a space or tab inside a rule. The reference matches it as
