@@ -594,6 +594,39 @@ fn rt113_spaces_in_rules() {
 }
 
 #[test]
+fn rt115_what_browsers_never_send_in_a_path() {
+    let found = |rule: &str| {
+        lint(format!("User-agent: *\nDisallow: {rule}\n").as_bytes())
+            .into_iter()
+            .find(|d| d.code == Code::UnrequestedPath)
+            .map(|d| (d.message, d.help.unwrap_or_default()))
+    };
+    let help = |rule: &str| found(rule).map(|(_, help)| help);
+    // A regular expression's escape: the rule it meant.
+    assert_eq!(
+        help("/search\\?").as_deref(),
+        Some("write `/search?`, or `/` for the `\\`")
+    );
+    // Only the path's `\` goes: in a query it is sent as it is.
+    assert_eq!(
+        help("/a\\b?q=\\x").as_deref(),
+        Some("write `/ab?q=\\x`, or `/` for the `\\`")
+    );
+    // No rewrite that is still one.
+    let regex = help("/\\d{8}/").unwrap();
+    assert!(regex.starts_with("rules are not regular expressions"), "{regex}");
+    assert_eq!(help("/a{b}").as_deref(), Some("write `/a%7Bb%7D`"));
+    let (message, _) = found("/a/`").unwrap();
+    assert!(message.contains("a backtick in a path as `%60`"), "{message}");
+    let (message, _) = found("/x/%2e%2E/").unwrap();
+    assert!(message.contains("`%2e%2E`"), "{message}");
+    // Sent as they are, or RT113's.
+    for rule in ["/a?q={x}\\", "/a/..x", "/a b", "*{x}"] {
+        assert_eq!(found(rule), None, "{rule}");
+    }
+}
+
+#[test]
 fn rt102_a_missing_colon() {
     let help = |body: &[u8]| {
         lint(body)

@@ -656,6 +656,30 @@ fn is_warc_date(date: &str) -> bool {
     }
 }
 
+/// A JSON line's `date` as a `WARC-Date` in UTC: as it is if it is one
+/// ([`is_warc_date`]); an RFC 3339 date and time with an offset
+/// (`2024-02-21T11:00:00+01:00`, as many tools write them) moved to UTC,
+/// to the second; else none.
+fn utc_date(date: &str) -> Option<String> {
+    use time::format_description::well_known::Rfc3339;
+    if is_warc_date(date) {
+        return Some(date.to_string());
+    }
+    let t = time::OffsetDateTime::parse(date, &Rfc3339).ok()?;
+    let t = t.to_offset(time::UtcOffset::UTC);
+    (0..=9999).contains(&t.year()).then(|| {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        )
+    })
+}
+
 /// A JSON line's error, placed in the line (whose offset the problem
 /// gives): serde's own text counts lines from the line's start, so it
 /// would name line 1 for every line of the file.
@@ -686,19 +710,24 @@ fn from_json(
             kind: ProblemKind::Json,
             detail: json_error(&e),
         })?;
-    if !j.date.is_empty() && !is_warc_date(&j.date) {
+    let date = if j.date.is_empty() {
+        Some(String::new())
+    } else {
+        utc_date(&j.date)
+    };
+    let Some(date) = date else {
         return Err(Problem {
             file: name.to_string(),
             offset: pos.offset,
             kind: ProblemKind::Json,
             detail: format!(
-                "the date {:?} is not written as a WARC-Date (UTC, such as \
-                 `2024-02-21T10:00:00Z`): the latest capture of a site could \
-                 not be told",
+                "the date {:?} is neither a WARC-Date (`2024-02-21T10:00:00Z`) \
+                 nor an RFC 3339 date and time (`2024-02-21T11:00:00+01:00`): \
+                 which capture of its site is the latest cannot be told",
                 j.date
             ),
         });
-    }
+    };
     let pairs: Vec<(String, String)> = match j.headers {
         Headers::None => vec![],
         Headers::Map(m) => m.into_iter().collect(),
@@ -717,7 +746,7 @@ fn from_json(
             _ => crawl.to_string(),
         },
         url: j.url,
-        date: j.date,
+        date,
         status: Some(j.status),
         location: header("location"),
         // A JSON string holds text, never compressed bytes: the body is

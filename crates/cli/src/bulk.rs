@@ -314,13 +314,20 @@ fn check_outputs(r: &Run, sources: &[capture::Source]) -> anyhow::Result<()> {
         .chain(sources.iter().map(|s| &s.path))
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    // The partitioned table's directory, which the job makes.
+    let table_dir = partitioned.then(|| resolved(&r.output));
     let mut seen: Vec<(&str, PathBuf)> = Vec::new();
     for (flag, path) in outputs {
         let dir = partitioned && flag == "--output";
+        let out = resolved(path);
         if !dir {
             match path.parent() {
                 Some(parent)
-                    if !parent.as_os_str().is_empty() && !parent.is_dir() =>
+                    if !parent.as_os_str().is_empty()
+                        && !parent.is_dir()
+                        && !table_dir.as_ref().is_some_and(|t| {
+                            resolved(parent).starts_with(t)
+                        }) =>
                 {
                     bail!(
                         "no directory \"{}\" to write {flag} \"{}\" in",
@@ -331,29 +338,70 @@ fn check_outputs(r: &Run, sources: &[capture::Source]) -> anyhow::Result<()> {
                 _ => {}
             }
         }
-        if let Ok(out) = path.canonicalize() {
-            let overwritten = |input: &PathBuf| {
-                *input == out || (dir && input.starts_with(&out))
-            };
-            if inputs.iter().any(overwritten) {
-                bail!(
-                    "{flag} \"{}\" is {} an input: writing it would destroy \
-                     what is read",
-                    path.display(),
-                    if dir { "or holds" } else { "also" }
-                );
-            }
+        let overwritten = |input: &PathBuf| {
+            *input == out || (dir && input.starts_with(&out))
+        };
+        if inputs.iter().any(overwritten) {
+            bail!(
+                "{flag} \"{}\" is {} an input: writing it would destroy what \
+                 is read",
+                path.display(),
+                if dir { "or holds" } else { "also" }
+            );
         }
-        let absolute = std::path::absolute(path)?;
-        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == absolute) {
+        if let Some((other, _)) = seen.iter().find(|(_, p)| *p == out) {
             bail!(
                 "{other} and {flag} name the same file \"{}\"",
                 path.display()
             );
         }
-        seen.push((flag, absolute));
+        seen.push((flag, out));
     }
     Ok(())
+}
+
+/// `path` as the file system finds it: symbolic links followed and `..`
+/// resolved, as far as it exists (a file not made yet, in a directory
+/// that is; or, where even that is not, its absolute path with `.` and
+/// `..` taken out as written).
+fn resolved(path: &std::path::Path) -> PathBuf {
+    resolved_within(path, 8)
+}
+
+/// [`resolved`], following at most `links` links to files not made yet.
+fn resolved_within(path: &std::path::Path, links: usize) -> PathBuf {
+    if let Ok(found) = path.canonicalize() {
+        return found;
+    }
+    // A link to a file not made yet: where the file will be.
+    if links > 0 {
+        if let Ok(target) = std::fs::read_link(path) {
+            let base = path.parent().unwrap_or(std::path::Path::new("."));
+            return resolved_within(&base.join(target), links - 1);
+        }
+    }
+    if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
+        let parent = if parent.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            parent
+        };
+        if let Ok(dir) = parent.canonicalize() {
+            return dir.join(name);
+        }
+    }
+    let absolute = std::path::absolute(path).unwrap_or(path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// `--crawls OLD,NEW`.

@@ -85,7 +85,12 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             let kept = if delay > policy::MAX_RETRY_AFTER {
                 " (more than 24 hours: retried after 24 hours)"
             } else if delay < Duration::from_secs(1) {
-                " (already past: retried a second later)"
+                match retry {
+                    RetryAfter::Delay(_) => {
+                        " (under a second: retried a second later)"
+                    }
+                    _ => " (not in the future: retried a second later)",
+                }
             } else {
                 ""
             };

@@ -396,6 +396,44 @@ fn outputs_that_would_destroy_inputs_are_refused_before_the_job() {
     );
     assert!(!Path::new(out).exists(), "the job ran");
     refused(&["-o", out, "--threads", "100000"], "0 (one per core) to 1024");
+    // One file, by `..` or a symbolic link.
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    let dotted = dir.path().join("d/../o.jsonl");
+    refused(
+        &["-o", out, "--summary", dotted.to_str().unwrap()],
+        "name the same file",
+    );
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(out, &link).unwrap();
+    refused(
+        &["-o", out, "--problems", link.to_str().unwrap()],
+        "name the same file",
+    );
+    // A summary in the partitioned table's directory, which the job makes.
+    let table = dir.path().join("table");
+    let summary = table.join("_summary.json");
+    let o = run(
+        &[
+            "bulk",
+            "run",
+            old.as_str(),
+            "-q",
+            "-o",
+            table.to_str().unwrap(),
+            "--partition-by",
+            "crawl",
+            "--summary",
+            summary.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(summary.exists());
 }
 
 #[test]

@@ -150,6 +150,13 @@ fn fetch_shows_retry_after_as_a_date() {
     assert!(text.contains("Retry-After: 120 s, "), "{text}");
     // Honoured as asked: no note.
     assert!(!text.contains("retried"), "{text}");
+    let now = Server::with(503, &[("Retry-After", "0")], String::new());
+    let text = stdout(&run(&["fetch", &now.url("/")], b""));
+    assert!(
+        text.contains("Retry-After: 0 s, ")
+            && text.contains("(under a second: retried a second later)"),
+        "{text}"
+    );
     assert!(text.contains("next try: "), "{text}");
     assert!(text.contains(" GMT"), "{text}");
     assert!(!text.contains("unix time"), "{text}");
@@ -180,7 +187,7 @@ fn fetch_shows_retry_after_as_a_date() {
     assert!(
         text.contains(
             "Retry-After: a date, Thu, 01 Jan 1970 00:00:00 GMT \
-             (already past: retried a second later)"
+             (not in the future: retried a second later)"
         ),
         "{text}"
     );

@@ -544,6 +544,8 @@ function renderAudit() {
       (s.as_fetched.access !== s.access ||
         s.as_fetched.via !== s.via ||
         s.as_fetched.lines.join() !== s.lines.join() ||
+        s.as_fetched.allowed_path !== s.allowed_path ||
+        s.as_fetched.disallowed_path !== s.disallowed_path ||
         s.as_fetched.crawl_delay !== s.crawl_delay),
   );
   // How a crawler's rules are chosen, as the table says it.

@@ -58,7 +58,7 @@ pub enum Code {
     SpaceInRule,
     /// RT114 `nul-in-line` (warning): a NUL byte inside a line: Google ignores the rest of the line.
     NulInLine,
-    /// RT115 `unrequested-path` (warning): a rule whose path holds what browsers never send in one (`\`, `{`, `}`, `` ` ``, a `.` or `..` segment): it never matches a requested URL.
+    /// RT115 `unrequested-path` (warning): a rule whose path holds what browsers never send in one (`\`, `{`, `}`, `` ` ``, a `.` or `..` segment; `"`, `<`, `>` or a control byte anywhere): it never matches a requested URL.
     UnrequestedPath,
     /// RT201 `ignored-by-google` (info): a directive Google ignores (`crawl-delay`, `noindex`, `host`, …).
     IgnoredByGoogle,
@@ -263,7 +263,7 @@ impl Code {
             Code::IgnoredLine => "a line that is not a directive",
             Code::SpaceInRule => "a space or tab inside a rule: URLs are requested with `%20`, so it never matches one",
             Code::NulInLine => "a NUL byte inside a line: Google ignores the rest of the line",
-            Code::UnrequestedPath => "a rule whose path holds what browsers never send in one (`\\`, `{`, `}`, `` ` ``, a `.` or `..` segment): it never matches a requested URL",
+            Code::UnrequestedPath => "a rule whose path holds what browsers never send in one (`\\`, `{`, `}`, `` ` ``, a `.` or `..` segment; `\"`, `<`, `>` or a control byte anywhere): it never matches a requested URL",
             Code::IgnoredByGoogle => "a directive Google ignores (`crawl-delay`, `noindex`, `host`, …)",
             Code::EmptyGroup => "a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them",
             Code::AgentInSeveralGroups => "the same crawler named in several groups, which are merged",

@@ -274,16 +274,28 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
     }
     let (message, help) = match what {
         "\\" => {
-            let plain = pattern.replace('\\', "");
+            // Without the `\` of its path (in a query it is sent as it
+            // is): what a regular expression's escape meant, if that is a
+            // rule that can match.
+            let head = pattern.find(['*', '?']).unwrap_or(pattern.len());
+            let plain = pattern[..head].replace('\\', "") + &pattern[head..];
+            let help = if robotrules::unrequested_part(&plain).is_none() {
+                format!(
+                    "write `{}`, or `/` for the `\\`",
+                    show(plain.as_bytes())
+                )
+            } else {
+                "rules are not regular expressions: `*` (any characters) \
+                 and a final `$` (the end) are their only special \
+                 characters; write the path as it is requested"
+                    .to_string()
+            };
             (
                 "browsers send `\\` in a path as `/`, and it escapes nothing \
                  here (rules are not regular expressions): this rule never \
                  matches a requested URL"
                     .to_string(),
-                format!(
-                    "write `{}`, or `/` for the `\\`",
-                    show(plain.as_bytes())
-                ),
+                help,
             )
         }
         "." | ".." => (
@@ -303,21 +315,26 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
             } else {
                 "a URL"
             };
+            let shown = if what == "`" {
+                "a backtick".to_string()
+            } else {
+                format!("`{}`", show(what.as_bytes()))
+            };
             (
                 format!(
-                    "browsers send `{}` in {place} as `{encoded}`: this rule \
-                     never matches a requested URL",
-                    show(what.as_bytes())
+                    "browsers send {shown} in {place} as `{encoded}`: this \
+                     rule never matches a requested URL"
                 ),
                 format!("write `{}`", show(encoded_path(pattern).as_bytes())),
             )
         }
-        // A dot segment written with `%2E`.
+        // A dot segment written with `%2E`, shown as the line writes it
+        // (the pattern's escapes are upper-cased).
         _ => (
             format!(
                 "browsers resolve `{}` (a `.` or `..` segment) before they \
                  request a path: this rule never matches a requested URL",
-                show(what.as_bytes())
+                show(as_written(r.as_written(), what.as_bytes()))
             ),
             "write the path as it is requested, without `.` or `..` \
              segments"
@@ -327,6 +344,14 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
     let n = r.line();
     let span = ctx.value(n);
     ctx.report(Code::UnrequestedPath, n, span, || (message, Some(help)));
+}
+
+/// The bytes of `written` that are `part` but for ASCII case, or `part`.
+fn as_written<'a>(written: &'a [u8], part: &'a [u8]) -> &'a [u8] {
+    written
+        .windows(part.len().max(1))
+        .find(|w| w.eq_ignore_ascii_case(part))
+        .unwrap_or(part)
 }
 
 /// `pattern` with what browsers percent-encode written so: `"`, `<`, `>`
