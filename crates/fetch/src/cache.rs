@@ -437,6 +437,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 ///         continue;
 ///     }
 ///     if let Some(delay) = verdict.crawl_delay {
+///         // A site may ask for any delay (days, 1e30 s): cap it.
+///         let delay = delay.min(60.0);
 ///         tokio::time::sleep(std::time::Duration::from_secs_f64(delay)).await;
 ///     }
 ///     // fetch `url` ...

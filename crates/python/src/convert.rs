@@ -87,10 +87,18 @@ pub(crate) fn agents(
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(vec![text_of(s, name)?]);
     }
-    if obj.is_none() || obj.cast::<PyBytes>().is_ok() {
+    if obj.is_none() || is_bytes_like(obj) {
         return Err(type_error(name, "a str or an iterable of str", obj));
     }
     each_text(obj, name, "a str or an iterable of str")
+}
+
+/// Returns true for `bytes`, `bytearray` and `memoryview`: iterables of
+/// ints, never of `str`, refused as a whole with a clear error.
+fn is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
+    obj.cast::<PyBytes>().is_ok()
+        || obj.cast::<PyByteArray>().is_ok()
+        || obj.cast::<pyo3::types::PyMemoryView>().is_ok()
 }
 
 /// An iterable of `str`, such as the URLs of a batch check.
@@ -98,7 +106,7 @@ pub(crate) fn texts(
     obj: &Bound<'_, PyAny>,
     name: &str,
 ) -> PyResult<Vec<String>> {
-    if obj.cast::<PyString>().is_ok() || obj.cast::<PyBytes>().is_ok() {
+    if obj.cast::<PyString>().is_ok() || is_bytes_like(obj) {
         return Err(type_error(name, "an iterable of str", obj));
     }
     each_text(obj, name, "an iterable of str")
@@ -137,7 +145,7 @@ pub(crate) fn with_texts<R: Send>(
     name: &str,
     f: impl FnOnce(&[&str]) -> R + Send,
 ) -> PyResult<R> {
-    if obj.cast::<PyString>().is_ok() || obj.cast::<PyBytes>().is_ok() {
+    if obj.cast::<PyString>().is_ok() || is_bytes_like(obj) {
         return Err(type_error(name, "an iterable of str", obj));
     }
     let list = match obj.cast::<PyList>() {

@@ -110,7 +110,10 @@ fn site_url(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Url, Authority)> {
 
 /// `max_entries`: an int from 1 up.
 fn entries(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if !obj.is_instance_of::<pyo3::types::PyInt>() {
+    // `True` is an `int` to Python, but no number of entries.
+    if !obj.is_instance_of::<pyo3::types::PyInt>()
+        || obj.is_instance_of::<pyo3::types::PyBool>()
+    {
         return Err(convert::type_error("max_entries", "an int", obj));
     }
     match obj.extract::<usize>() {
@@ -145,6 +148,10 @@ fn fetcher(
     }
     let timeout = match timeout.filter(|t| !t.is_none()) {
         None => None,
+        // `True` is a number to Python, but no time.
+        Some(t) if t.is_instance_of::<pyo3::types::PyBool>() => {
+            return Err(convert::type_error("timeout", "a number", t));
+        }
         Some(t) => Some(
             t.extract::<f64>()
                 .map_err(|_| convert::type_error("timeout", "a number", t))?,
@@ -301,7 +308,9 @@ impl PyFetchResult {
         Ok(self.verdict(&slices(&names), &url).0)
     }
 
-    /// As `is_allowed`, with the deciding rule: a `Decision`.
+    /// As `is_allowed`, with the deciding rule: a `Decision`; None where
+    /// no rule of the file decides (the URL is `/robots.txt`, or the
+    /// outcome allows or disallows everything).
     fn decide(
         &self,
         agents: &Bound<'_, PyAny>,
@@ -391,7 +400,8 @@ fn fetch(
 /// `hops`, as `FetchResult.hops` gives them: the `(url, status)` of each
 /// request made, in order, this response's last (httpx and requests:
 /// `[(str(r.url), r.status_code) for r in (*response.history,
-/// response)]`; every one but the last a redirect). With them a response
+/// response)]`; the first for the robots.txt of `url`'s site, every one but
+/// the last a redirect). With them a response
 /// is judged as a fetcher judges it: one reached through more than
 /// `MAX_REDIRECTS` redirects or after a URL taken twice, or a final
 /// redirect past the limit or back to a URL taken, is no robots.txt
@@ -412,6 +422,25 @@ fn evaluate(
         _ => Vec::new(),
     };
     let hops = hop_list(hops)?;
+    // The first request is for this site's robots.txt; redirects lead
+    // from there.
+    if let Some(first) = hops.first() {
+        let robots_url = authority.robots_url();
+        // As requested: a fragment is never sent.
+        let requested = |url: &str| {
+            Url::parse(url).ok().map(|mut u| {
+                u.set_fragment(None);
+                u
+            })
+        };
+        if requested(&first.url) != requested(&robots_url) {
+            return Err(PyValueError::new_err(format!(
+                "the first of hops is the request for the robots.txt of \
+                 url's site, {robots_url}, not {}",
+                first.url
+            )));
+        }
+    }
     let downloaded = match status {
         // `True` is an `int` to Python, but no status.
         Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
@@ -431,8 +460,8 @@ fn evaluate(
                 if last.status != Some(code) {
                     return Err(PyValueError::new_err(format!(
                         "the last of hops is the response judged: its status \
-                         must be {code}, not {:?}",
-                        last.status
+                         must be {code}, not {}",
+                        py_status(last.status)
                     )));
                 }
             }
@@ -552,11 +581,17 @@ fn hop_list(
     {
         return Err(PyValueError::new_err(format!(
             "each of hops but the last is a redirect followed: {} has \
-             status {:?}",
-            h.url, h.status
+             status {}",
+            h.url,
+            py_status(h.status)
         )));
     }
     Ok(out)
+}
+
+/// A hop's status as Python writes it: `404`, or `None`.
+fn py_status(status: Option<u16>) -> String {
+    status.map_or("None".to_string(), |s| s.to_string())
 }
 
 fn header_pairs(

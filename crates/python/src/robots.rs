@@ -322,7 +322,8 @@ impl PyRobots {
         self.robots.is_truncated()
     }
 
-    /// The body as parsed.
+    /// The body given to `parse`, all of it (past `MAX_BODY_LEN`, which
+    /// `is_truncated` tells, nothing was read).
     #[getter]
     fn body<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
         pyo3::types::PyBytes::new(py, &self.body)
@@ -1031,11 +1032,11 @@ impl PyLineReport {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<LineReport {}: {:?}>",
-            self.0.number(),
-            self.0.tag().map(|t| t.name())
-        )
+        let tag = self
+            .0
+            .tag()
+            .map_or("None".to_string(), |t| format!("'{}'", t.name()));
+        format!("<LineReport {}: {tag}>", self.0.number())
     }
 }
 

@@ -144,6 +144,25 @@ def test_timeouts_out_of_range_are_value_errors():
     robotrules.RobotsCache(timeout=86400)
 
 
+def test_bools_and_byte_arrays_are_refused_with_clear_errors(robots):
+    # `True` is an int to Python, but no timeout or number of entries.
+    with pytest.raises(TypeError, match="timeout"):
+        robotrules.RobotsCache(timeout=True)
+    with pytest.raises(TypeError, match="max_entries"):
+        robotrules.RobotsCache(max_entries=True)
+    # Iterables of ints, refused as a whole, as bytes are.
+    for value in (bytearray(b"FooBot"), memoryview(b"FooBot")):
+        with pytest.raises(TypeError, match="agent.* not (bytearray|memoryview)"):
+            robots.is_allowed(value, "/")
+        with pytest.raises(TypeError, match="not (bytearray|memoryview)"):
+            robots.matcher("a").is_allowed_many(value)
+
+
+def test_reprs_are_python(robots):
+    assert repr(robots.line(1)) == "<LineReport 1: 'UserAgent'>"
+    assert repr(robotrules.Robots.parse(b"\n").line(1)) == "<LineReport 1: None>"
+
+
 def test_agent_for(robots):
     ua = "Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)"
     assert robots.agent_for(ua) == "MyBot"

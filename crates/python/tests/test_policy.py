@@ -199,6 +199,17 @@ def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
         policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/robots.txt", 301)])
     with pytest.raises(TypeError, match="hops"):
         policy.evaluate(base, 200, {}, RULES, hops=[1, 2])
+    # The first request is for this site's robots.txt: another site's body
+    # is no answer about this one.
+    with pytest.raises(ValueError, match="first of hops"):
+        policy.evaluate(base, 200, {}, RULES, hops=[("https://evil.org/robots.txt", 200)])
+    result = policy.evaluate(base, 200, {}, RULES, hops=[("https://E.com:443/robots.txt", 200)])
+    assert result.access == "obey"
+    # Statuses in messages as Python writes them.
+    with pytest.raises(ValueError, match="not 404$"):
+        policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/robots.txt", 404)])
+    with pytest.raises(ValueError, match="status None$"):
+        policy.evaluate(base, 200, {}, RULES, hops=[(f"{base}/robots.txt", None), (f"{base}/x", 200)])
     # Pairs kept as JSON lists are pairs too.
     result = policy.evaluate(base, 200, {}, RULES, hops=[[f"{base}/robots.txt", 200]])
     assert result.access == "obey"
@@ -208,11 +219,12 @@ def test_evaluate_with_hops_judges_a_final_redirect_as_fetch_does():
         policy.evaluate(base, None, hops=[(f"{base}/robots.txt", 200)])
     # Past the limit, a body reached is no file crawlers obey (a client
     # that follows more redirects than crawlers do).
-    hops = [(f"{base}/r{i}", 301) for i in range(6)] + [(f"{base}/end", 200)]
+    six = [(f"{base}/robots.txt", 301)] + [(f"{base}/r{i}", 301) for i in range(1, 6)]
+    hops = six + [(f"{base}/end", 200)]
     result = policy.evaluate(base, 200, {}, RULES, hops=hops)
     assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
     # So is a request that got no response there: it was never made.
-    hops = [(f"{base}/r{i}", 301) for i in range(6)] + [(f"{base}/end", None)]
+    hops = six + [(f"{base}/end", None)]
     result = policy.evaluate(base, None, hops=hops)
     assert (result.access, result.outcome) == ("allow-all", "unavailable (too many redirects)")
     # A URL taken twice: the fetcher stopped at the loop.

@@ -355,13 +355,18 @@ fn parse_window(text: &str) -> Option<VisitTime> {
     Some(VisitTime { start: parse_hhmm(a)?, end: parse_hhmm(b)? })
 }
 
+/// `HHMM` or `HH:MM`: two digits each (a value that is not ASCII is
+/// none, and is never cut inside a character).
 fn parse_hhmm(s: &str) -> Option<u16> {
     let s = s.trim();
     let (h, m) = match s.split_once(':') {
         Some(parts) => parts,
-        None if s.len() == 4 => s.split_at(2),
+        None if s.len() == 4 => (s.get(..2)?, s.get(2..)?),
         None => return None,
     };
+    if h.len() != 2 || m.len() != 2 {
+        return None;
+    }
     let (h, m) = (digits(h)?, digits(m)?);
     (h < 24 && m < 60).then_some((h * 60 + m) as u16)
 }
@@ -393,18 +398,20 @@ fn is_host(text: &str) -> bool {
 
 fn parse_clean_param(text: &str) -> Option<CleanParam<'_>> {
     let mut words = text.split_ascii_whitespace();
-    let params: Vec<&str> = words.next()?.split('&').collect();
+    // Empty names (`&ref`, as Yandex's own files write) are passed over.
+    let params: Vec<&str> =
+        words.next()?.split('&').filter(|p| !p.is_empty()).collect();
     let path = words.next();
     if words.next().is_some() || text.len() > 500 {
         return None;
     }
+    // Names as URLs write them: percent-encoded (`a%5Bb%5D`), and with a
+    // value (`print=1`) as Yandex's own files write them.
     let param_ok = |p: &&str| {
-        !p.is_empty()
-            && p.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"._-[]".contains(&b))
+        p.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-[]%=".contains(&b))
     };
     let path_ok = path.is_none_or(|p| matches!(p.as_bytes()[0], b'/' | b'*'));
-    (params.iter().all(param_ok) && path_ok)
+    (!params.is_empty() && params.iter().all(param_ok) && path_ok)
         .then_some(CleanParam { params, path })
 }
 
@@ -449,6 +456,17 @@ mod tests {
             Some(VisitTime { start: 1380, end: 90 })
         );
         assert_eq!(parse_window("2500-0100"), None);
+        // Four bytes that are no four digits: none, never a panic.
+        for window in
+            ["1\u{e9}1-0600", "\u{20ac}0-0600", "1\u{ff10}-0600", "1:5-6:0"]
+        {
+            assert_eq!(parse_window(window), None, "{window}");
+            assert_eq!(
+                parse_rate(&alloc::format!("1/5m {window}")),
+                None,
+                "{window}"
+            );
+        }
         assert!(is_host("example.com"));
         assert!(is_host("https://www.example.com:8443"));
         assert!(!is_host("example.com/path"));
@@ -457,7 +475,11 @@ mod tests {
         let cp = parse_clean_param("ref&utm_source /catalog/").unwrap();
         assert_eq!(cp.params, ["ref", "utm_source"]);
         assert_eq!(cp.path, Some("/catalog/"));
-        assert_eq!(parse_clean_param("a&&b"), None);
+        let yandex =
+            parse_clean_param("&print=1&a%5Bb%5D&&c /tutor/").unwrap();
+        assert_eq!(yandex.params, ["print=1", "a%5Bb%5D", "c"]);
+        assert_eq!(parse_clean_param("&"), None);
+        assert_eq!(parse_clean_param("a&b;c"), None);
         assert_eq!(
             parse_signals("search=yes, ai-train=no"),
             Some(alloc::vec![("search", true), ("ai-train", false)])

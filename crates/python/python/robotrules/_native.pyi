@@ -1,6 +1,6 @@
 """Type stubs of the extension module ``robotrules._native``."""
 
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union, type_check_only
 
 _Body = Union[bytes, bytearray, memoryview, str]
 _Agents = Union[str, Iterable[str]]
@@ -133,56 +133,81 @@ class Group:
 class Agent:
     """A user-agent line."""
 
-    line: int
-    value: str
-    product_token: str
-    is_global: bool
+    @property
+    def line(self) -> int: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def product_token(self) -> str: ...
+    @property
+    def is_global(self) -> bool: ...
 
 class Rule:
     """An allow or disallow rule."""
 
-    line: int
-    kind: str
-    pattern: str
-    normalized: str
-    priority: int
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def normalized(self) -> str: ...
+    @property
+    def priority(self) -> int: ...
 
 class Sitemap:
     """A sitemap line."""
 
-    line: int
-    url: str
+    @property
+    def line(self) -> int: ...
+    @property
+    def url(self) -> str: ...
 
 class UnknownDirective:
     """A line whose key Google does not use."""
 
-    line: int
-    key: str
-    value: str
-    is_unused: bool
+    @property
+    def line(self) -> int: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def is_unused(self) -> bool: ...
 
 class Extension:
     """A typed extension line (crawl-delay, request-rate, visit-time, host,
     clean-param, content-signal, noindex)."""
 
-    line: int
-    kind: str
-    as_written: str
-    value: Any
-    error: Optional[str]
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def as_written(self) -> str: ...
+    @property
+    def value(self) -> Any: ...
+    @property
+    def error(self) -> Optional[str]: ...
 
 class RequestRate:
     """``requests`` per ``seconds``, optionally in a UTC window."""
 
-    requests: int
-    seconds: int
-    window: Optional[VisitTime]
+    @property
+    def requests(self) -> int: ...
+    @property
+    def seconds(self) -> int: ...
+    @property
+    def window(self) -> Optional[VisitTime]: ...
 
 class VisitTime:
     """A daily UTC window, in minutes after midnight."""
 
-    start: int
-    end: int
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
 
 class LineReport:
     """The reference's report of one line."""
@@ -208,6 +233,7 @@ class LineReport:
     @property
     def has_nul(self) -> bool: ...
 
+@type_check_only
 class _Record:
     def to_dict(self) -> Any: ...
     def to_json(self) -> str: ...
