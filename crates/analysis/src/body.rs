@@ -52,17 +52,7 @@ pub enum BodyKind {
 impl BodyKind {
     /// What `body` holds.
     pub fn of(body: &[u8]) -> BodyKind {
-        let head = &body[..body.len().min(1024)];
-        // Every tag starts with `<`: only the places of a `<` are tried
-        // (and most files have none, which `contains` finds a word at a
-        // time).
-        let html = head.contains(&b'<')
-            && head.iter().enumerate().any(|(i, &b)| {
-                b == b'<'
-                    && is_tag(&head[i..])
-                    && !in_a_line_of_rules(&head[..i])
-            });
-        if html {
+        if first_markup(body).is_some() {
             BodyKind::Html
         } else if is_binary(body) {
             BodyKind::Binary
@@ -79,6 +69,20 @@ impl BodyKind {
             BodyKind::Binary => "binary",
         }
     }
+}
+
+/// Where the markup that makes `body` an HTML page ([`BodyKind::Html`])
+/// starts: the offset of its first tag.
+pub(crate) fn first_markup(body: &[u8]) -> Option<usize> {
+    let head = &body[..body.len().min(1024)];
+    // Every tag starts with `<`: only the places of a `<` are tried (and
+    // most files have none, which `contains` finds a word at a time).
+    if !head.contains(&b'<') {
+        return None;
+    }
+    head.iter().enumerate().position(|(i, &b)| {
+        b == b'<' && is_tag(&head[i..]) && !in_a_line_of_rules(&head[..i])
+    })
 }
 
 /// A document type, matched as a prefix. (An HTML comment is no sign:

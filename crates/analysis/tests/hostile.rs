@@ -74,11 +74,14 @@ fn one_crawler_in_ten_thousand_groups() {
         .filter(|d| d.code == Code::AgentInSeveralGroups)
         .collect();
     assert_eq!(merged.len(), 1);
-    assert_eq!(merged[0].line, 3);
+    assert_eq!(merged[0].line, 5);
     assert_eq!(merged[0].related.len(), 9_999);
     assert!(merged[0]
         .message
-        .ends_with("and 9989 more: its groups are merged"));
+        .ends_with("and 9988 more): its groups are merged"));
+    assert!(merged[0].message.starts_with(
+        "`same` was named on line 3 already (and again on line 7, 9, "
+    ));
     // Every group is `same`'s, merged: each escapes the `*` disallow.
     assert_eq!(count(&found, Code::GlobalRulesDropped), 100);
 }

@@ -48,7 +48,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT115", b("User-agent: *\nDisallow: /x\nDisallow: /search\\?\n"), 3, b("User-agent: *\nDisallow: /search?\nDisallow: /a?q={x}\\\n")),
         ("RT201", b("User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"), 3, b("User-agent: *\nDisallow: /x\n")),
         ("RT202", b("User-agent: *\nDisallow: /x\nUser-agent: a\n"), 3, b("User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n")),
-        ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 1, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
+        ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 5, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
         ("RT204", b("User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\n"), 3, b("User-agent: *\nDisallow: /private\nUser-agent: a\nDisallow: /tmp\nDisallow: /private\n")),
         ("RT205", b("User-agent: *\nAllow: /x\nDisallow: /x\n"), 3, b("User-agent: *\nAllow: /x/\nDisallow: /x\n")),
         ("RT206", b("User-agent: *\nAllow: /page\nDisallow: /*.ph\n"), 3, b("User-agent: *\nAllow: /page\nDisallow: /*.php\n")),
@@ -56,6 +56,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT208", b("User-agent: *\nDisallow: /*.js$\n"), 2, b("User-agent: *\nDisallow: /*.pdf$\n")),
         ("RT209", b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/private/sitemap.xml\n"), 3, b("User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n")),
         ("RT210", b("User-agent: Bingbot\nCrawl-delay: 5\n\nUser-agent: GPTBot\nDisallow: /\n"), 4, b("User-agent: Bingbot\nCrawl-delay: 5\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n")),
+        ("RT211", b("User-agent: *\nDisallow: /tmp/\n\nUser-agent: GPT-Bot\nDisallow: /\n"), 4, b("User-agent: *\nDisallow: /tmp/\n\nUser-agent: GPTBot\nDisallow: /\n")),
     ]
 }
 
@@ -79,7 +80,7 @@ fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
 #[test]
 fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
     let cases = cases();
-    assert_eq!(cases.len(), 32);
+    assert_eq!(cases.len(), 33);
     for (code, bad, line, good) in cases {
         let found = codes(&bad);
         assert!(
@@ -275,6 +276,18 @@ fn rt005_error_pages() {
     let found =
         lint(b"User-agent: *\nDisallow: /a\n<!-- cached by a plugin -->\n");
     assert!(!found.iter().any(|d| d.code == Code::Html));
+    // Markup after rules: on the line where it starts, with help to
+    // remove it (not to serve a 404).
+    let body = b"User-agent: *\r\nDisallow: /a/\r\n\r\n<html>\r\n<body>Page not found</body>\r\n</html>\r\n";
+    let found = lint(body);
+    let html = found.iter().find(|d| d.code == Code::Html).unwrap();
+    assert_eq!(html.line, 4, "{html:?}");
+    assert!(html.help.as_deref().unwrap().contains("remove the markup"));
+    // A page without rules: line 1, and the help to serve a robots.txt.
+    let found = lint(b"\n\n<html><body>Not found</body></html>\n");
+    let html = found.iter().find(|d| d.code == Code::Html).unwrap();
+    assert_eq!(html.line, 1, "{html:?}");
+    assert_eq!(html.help.as_deref(), Some(Code::Html.help()));
 }
 
 #[test]

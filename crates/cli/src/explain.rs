@@ -252,6 +252,18 @@ fn to_text(
                 rule.line
             );
         }
+        Some(rule)
+            if rule.kind == RuleKind::Allow && rule.pattern.is_empty() =>
+        {
+            // An empty `Allow:` matched and no other rule did: it opens
+            // nothing that was closed (priority 0).
+            let _ = writeln!(
+                s,
+                "\nVerdict: {verdict} (line {}, an empty `Allow:`, which \
+                 matches with priority 0: no other rule matches)",
+                rule.line
+            );
+        }
         Some(rule) => {
             let _ = writeln!(s, "\nVerdict: {verdict} by line {}", rule.line);
         }

@@ -164,6 +164,16 @@ fn an_empty_disallow_is_named_but_disallows_nothing() {
         "{text}"
     );
     assert_eq!(out.status.code(), Some(0));
+    // An empty `Allow:` decides only where nothing else matches.
+    let (_dir, file) = robots_file(b"User-agent: *\nDisallow: /a/\nAllow:\n");
+    let out = run(&["explain", &file, "FooBot", "/b"], b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains("Verdict: ALLOWED (line 3, an empty `Allow:`, which matches with priority 0: no other rule matches)"),
+        "{text}"
+    );
+    let out = run(&["explain", &file, "FooBot", "/a/x"], b"");
+    assert!(stdout(&out).contains("Verdict: DISALLOWED by line 2"));
 }
 
 #[test]

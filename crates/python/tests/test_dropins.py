@@ -4,6 +4,7 @@ and Scrapy's parser, each with its peer's API and Google's verdicts."""
 import datetime
 import logging
 import socket
+import urllib.error
 import urllib.robotparser
 
 import pytest
@@ -119,7 +120,7 @@ def test_robotfileparser_parse_forms():
     (403, True, (True, False)),   # urllib: disallow all
     (410, True, (True, False)),
     (429, False, (False, True)),  # urllib: allow all
-    (500, False, (False, True)),  # urllib: raises, then allows nothing
+    (500, False, (False, True)),  # urllib: no flag, nothing read: False
     (503, False, (False, True)),
 ])
 def test_robotfileparser_read_statuses(site, status, allowed, flags):
@@ -129,7 +130,22 @@ def test_robotfileparser_read_statuses(site, status, allowed, flags):
     assert site.log == ["/robots.txt"]
     assert (rp.allow_all, rp.disallow_all) == flags
     assert rp.can_fetch("AnyBot", site.base + "/page") is allowed
+    # No file was read: mtime() stays 0, as in urllib.
+    theirs = urllib.robotparser.RobotFileParser(site.base + "/robots.txt")
+    theirs.read()
+    assert rp.mtime() == theirs.mtime() == 0
+
+
+def test_robotfileparser_read_sets_mtime_only_for_a_file(site):
+    site.routes["/robots.txt"] = (200, {}, b"User-agent: *\nDisallow: /p\n")
+    rp = robotrules.RobotFileParser(site.base + "/robots.txt")
+    rp.read()
     assert rp.mtime() > 0
+    checked = rp.mtime()
+    # A later failed read keeps the time of the file read before.
+    site.routes["/robots.txt"] = (503, {}, b"")
+    rp.read()
+    assert rp.mtime() == checked and rp.disallow_all
 
 
 def test_robotfileparser_read_follows_redirects(site):
@@ -170,9 +186,31 @@ def test_robotfileparser_read_unreachable():
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    rp = robotrules.RobotFileParser(f"http://127.0.0.1:{port}/robots.txt")
-    rp.read()  # no exception: unreachable means disallow all (RFC 9309)
+    url = f"http://127.0.0.1:{port}/robots.txt"
+    # As urllib: no HTTP answer raises URLError (an OSError) ...
+    with pytest.raises(urllib.error.URLError):
+        urllib.robotparser.RobotFileParser(url).read()
+    rp = robotrules.RobotFileParser(url)
+    with pytest.raises(urllib.error.URLError, match="connection refused"):
+        rp.read()
+    # ... but the state is RFC 9309's: unreachable means disallow all.
     assert rp.disallow_all and not rp.can_fetch("AnyBot", "/")
+    assert rp.mtime() == 0 and rp.fetch_result.status is None
+
+
+def test_public_dropin_modules():
+    from robotrules.protego import Protego, RequestRate, VisitTime
+    from robotrules.robotparser import RobotFileParser
+    from robotrules.robotparser import RequestRate as UrllibRate
+
+    p = Protego.parse("User-agent: *\nRequest-rate: 1/5\nVisit-time: 0100-0200\n")
+    assert isinstance(p.request_rate("x"), RequestRate)
+    assert isinstance(p.visit_time("x"), VisitTime)
+    assert RobotFileParser is robotrules.RobotFileParser
+    rp = RobotFileParser()
+    rp.parse(["User-agent: *", "Request-rate: 1/5"])
+    assert isinstance(rp.request_rate("x"), UrllibRate)
+    assert UrllibRate is urllib.robotparser.RequestRate
 
 
 def test_robotfileparser_read_bad_url():

@@ -351,20 +351,33 @@ fn digits(s: &str) -> Option<u32> {
 
 /// `HHMM-HHMM` or `HH:MM-HH:MM`.
 fn parse_window(text: &str) -> Option<VisitTime> {
-    let (a, b) = text.split_once('-')?;
+    let (a, b) = match text.split_once('-') {
+        Some(parts) => parts,
+        // `HHMM HHMM`, as Protego also reads it.
+        None => {
+            let mut words = text.split_ascii_whitespace();
+            let parts = (words.next()?, words.next()?);
+            if words.next().is_some() {
+                return None;
+            }
+            parts
+        }
+    };
     Some(VisitTime { start: parse_hhmm(a)?, end: parse_hhmm(b)? })
 }
 
-/// `HHMM` or `HH:MM`: two digits each (a value that is not ASCII is
-/// none, and is never cut inside a character).
+/// `HHMM`, `HMM` or `HH:MM` (a value that is not ASCII is none, and is
+/// never cut inside a character).
 fn parse_hhmm(s: &str) -> Option<u16> {
     let s = s.trim();
     let (h, m) = match s.split_once(':') {
-        Some(parts) => parts,
+        Some((h, m)) if h.len() == 2 => (h, m),
+        Some(_) => return None,
         None if s.len() == 4 => (s.get(..2)?, s.get(2..)?),
+        None if s.len() == 3 => (s.get(..1)?, s.get(1..)?),
         None => return None,
     };
-    if h.len() != 2 || m.len() != 2 {
+    if m.len() != 2 {
         return None;
     }
     let (h, m) = (digits(h)?, digits(m)?);
@@ -456,6 +469,20 @@ mod tests {
             Some(VisitTime { start: 1380, end: 90 })
         );
         assert_eq!(parse_window("2500-0100"), None);
+        // Separated by white space, and hours of one digit (Protego).
+        assert_eq!(
+            parse_window("0200 0630"),
+            Some(VisitTime { start: 120, end: 390 })
+        );
+        assert_eq!(
+            parse_window("900-1730"),
+            Some(VisitTime { start: 540, end: 1050 })
+        );
+        for window in ["0200 0630 0700", "0200", "9:00-10:00", "90-1000"] {
+            assert_eq!(parse_window(window), None, "{window}");
+        }
+        // A request-rate's window is one word: no white space in it.
+        assert_eq!(parse_rate("1/5m 0200 0630"), None);
         // Four bytes that are no four digits: none, never a panic.
         for window in
             ["1\u{e9}1-0600", "\u{20ac}0-0600", "1\u{ff10}-0600", "1:5-6:0"]

@@ -333,6 +333,11 @@ function isEmptyDisallow(rule) {
   return rule.kind === "disallow" && rule.pattern === "";
 }
 
+/** True for an empty `Allow:`: priority 0, it decides only where no other rule matches. */
+function isEmptyAllow(rule) {
+  return rule.kind === "allow" && rule.pattern === "";
+}
+
 function renderResults() {
   const body = $("results");
   body.replaceChildren();
@@ -356,7 +361,11 @@ function renderResults() {
             el("span", { class: "mono", text: `${c.rule.kind}: ${c.rule.pattern}` }),
             // As the explanation says it: the reference names an empty
             // `Disallow:` that matched, which disallows nothing.
-            isEmptyDisallow(c.rule) ? el("span", { class: "muted", text: " (empty: disallows nothing)" }) : "",
+            isEmptyDisallow(c.rule)
+              ? el("span", { class: "muted", text: " (empty: disallows nothing)" })
+              : isEmptyAllow(c.rule)
+                ? el("span", { class: "muted", text: " (empty: priority 0, no other rule matches)" })
+                : "",
           )
         : el("span", { class: "muted", text: "no rule matches" });
     const tr = el(
@@ -482,12 +491,13 @@ function renderExplanation() {
     }
   }
   const verdict = el("span", { class: `verdict ${e.allowed ? "allowed" : "disallowed"}`, text: e.allowed ? "ALLOWED" : "DISALLOWED" });
-  const empty = e.rule && e.rule.kind === "disallow" && e.rule.pattern === "";
   const by = !e.rule
     ? "(no rule decides)"
-    : empty
+    : isEmptyDisallow(e.rule)
       ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Disallow:, disallows nothing)")
-      : el("span", {}, "by ", lineLink(e.rule.line));
+      : isEmptyAllow(e.rule)
+        ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Allow:, which matches with priority 0: no other rule matches)")
+        : el("span", {}, "by ", lineLink(e.rule.line));
   parts.push(el("p", {}, "Verdict: ", verdict, " ", by));
   // A file over 500 KiB: what crawlers, which read only that much, get.
   const f = e.as_fetched;

@@ -108,6 +108,19 @@ def test_an_empty_disallow_that_decides_says_it_disallows_nothing(page, server):
     expect(page.locator("#explanation")).to_contain_text("an empty Disallow:, disallows nothing")
 
 
+def test_an_empty_allow_that_decides_says_so(page, server):
+    ready(page, server)
+    page.fill("#robots", "User-agent: *\nDisallow: /a/\nAllow:\n")
+    set_query(page, ["/b"], ["FooBot"])
+    row = rows(page).first
+    expect(row).to_have_attribute("data-verdict", "allowed")
+    expect(row).to_contain_text("line 3")
+    expect(row).to_contain_text("empty: priority 0, no other rule matches")
+    row.click()
+    expect(page.locator("#explanation")).to_contain_text(
+        "an empty Allow:, which matches with priority 0: no other rule matches")
+
+
 def test_lint_markers_at_their_lines(page, server):
     ready(page, server)
     page.fill("#robots", "User-agent: *\nDisallow: /a\nDisalow: /b\nCrawl-delay: ten\n")

@@ -80,6 +80,8 @@ pub enum Code {
     SitemapDisallowed,
     /// RT210 `merged-groups` (warning): `user-agent` lines apart (a blank line or another directive between) that make one group: the crawlers named first get the rules after.
     MergedGroups,
+    /// RT211 `misspelled-crawler` (warning): a name one edit (or a `-` or `_`) away from a known crawler's: its rules do not bind that crawler.
+    MisspelledCrawler,
 }
 
 impl Code {
@@ -118,6 +120,7 @@ impl Code {
         Code::AssetsBlocked,
         Code::SitemapDisallowed,
         Code::MergedGroups,
+        Code::MisspelledCrawler,
     ];
 
     /// The stable identifier, such as `"RT106"`.
@@ -156,6 +159,7 @@ impl Code {
             Code::AssetsBlocked => "RT208",
             Code::SitemapDisallowed => "RT209",
             Code::MergedGroups => "RT210",
+            Code::MisspelledCrawler => "RT211",
         }
     }
 
@@ -195,6 +199,7 @@ impl Code {
             Code::AssetsBlocked => "assets-blocked",
             Code::SitemapDisallowed => "sitemap-disallowed",
             Code::MergedGroups => "merged-groups",
+            Code::MisspelledCrawler => "misspelled-crawler",
         }
     }
 
@@ -235,6 +240,7 @@ impl Code {
             Code::AssetsBlocked => Severity::Warning,
             Code::SitemapDisallowed => Severity::Warning,
             Code::MergedGroups => Severity::Warning,
+            Code::MisspelledCrawler => Severity::Warning,
         }
     }
 
@@ -274,6 +280,7 @@ impl Code {
             Code::AssetsBlocked => "CSS or JavaScript disallowed (`.css`, `.js`, `.mjs` files, or asset folders)",
             Code::SitemapDisallowed => "a sitemap URL that the file itself disallows",
             Code::MergedGroups => "`user-agent` lines apart that make one group: the crawlers named first get the rules after",
+            Code::MisspelledCrawler => "a crawler's name one edit (or a `-` or `_`) away from a known crawler's: its rules do not bind that crawler",
         }
     }
 
@@ -314,6 +321,7 @@ impl Code {
             Code::AssetsBlocked => "Google renders pages with their CSS and scripts; allow them",
             Code::SitemapDisallowed => "crawlers may not fetch a sitemap the file blocks; allow its path",
             Code::MergedGroups => "give the crawlers named first rules of their own (`Allow: /` lets them fetch everything), or write a group's `user-agent` lines together",
+            Code::MisspelledCrawler => "write the crawler's name as it gives it",
         }
     }
 
@@ -361,12 +369,13 @@ mod tests {
         code!("RT106", "url-as-path", UrlAsPath);
         code!("RT209", "sitemap-disallowed", SitemapDisallowed);
         code!("RT210", "merged-groups", MergedGroups);
+        code!("RT211", "misspelled-crawler", MisspelledCrawler);
         assert_eq!(Code::from_id("RT999"), None);
     }
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 33);
+        assert_eq!(Code::ALL.len(), 34);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Iterable, Optional, Union
@@ -72,7 +73,11 @@ class RobotFileParser:
         RFC 9309 §2.3.1: a 2xx is parsed (at most 500 KiB), up to 5
         redirects are followed, a 4xx (401 and 403 included) allows all,
         and 429, 5xx or a network failure disallows all. Blocks without
-        holding the GIL; does not raise for a failed fetch.
+        holding the GIL. As in urllib, ``mtime()`` is set only when a file
+        was read, and a network failure (no HTTP answer: the host cannot
+        be resolved or reached, the connection breaks or times out)
+        raises ``urllib.error.URLError``, after ``disallow_all`` is set;
+        an HTTP status never raises.
 
         A ``file:`` URL is read from disk, as urllib reads it (an error
         reading it raises, as in urllib).
@@ -96,7 +101,10 @@ class RobotFileParser:
         self.allow_all = result.access == "allow-all"
         if result.robots is not None:
             self._set(result.robots)
-        self.modified()
+            self.modified()
+        elif result.status is None:
+            # No HTTP answer at all: urllib raises, and so does this.
+            raise urllib.error.URLError(result.outcome)
 
     def parse(
         self, lines: Union[Iterable[str], Iterable[bytes], str, bytes]

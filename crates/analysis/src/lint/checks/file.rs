@@ -11,20 +11,31 @@ pub(crate) fn html_or_binary(ctx: &mut Ctx<'_>) {
     let kind = BodyKind::of(ctx.body());
     let whole = ctx.whole(1);
     if kind == BodyKind::Html {
-        // Markup beside rules that still read (`<br>` between lines).
+        // Markup beside rules that still read (`<br>` between lines), on
+        // the line where the markup starts.
         let rules: usize =
             ctx.robots.groups().map(|g| g.rules().count()).sum();
-        ctx.report(Code::Html, 1, whole, || {
-            let message = if rules == 0 {
-                "the file is an HTML page, not a robots.txt".to_string()
+        let (line, whole) = match crate::body::first_markup(ctx.body()) {
+            Some(at) if rules > 0 => {
+                let line = ctx.lines.line_at(at);
+                (line, ctx.whole(line))
+            }
+            _ => (1, whole),
+        };
+        ctx.report(Code::Html, line, whole, || {
+            if rules == 0 {
+                let message = "the file is an HTML page, not a robots.txt";
+                (message.to_string(), Some(Code::Html.help().into()))
             } else {
-                format!(
+                let message = format!(
                     "the file holds HTML markup beside its {rules} rule{}, \
                      which Google still reads",
                     if rules == 1 { "" } else { "s" }
-                )
-            };
-            (message, Some(Code::Html.help().into()))
+                );
+                let help = "remove the markup: serve the rules alone, as \
+                            text/plain";
+                (message, Some(help.into()))
+            }
         });
     } else if kind == BodyKind::Binary {
         // Binary bytes (NUL padding, say) beside rules that still read.

@@ -41,6 +41,36 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
         } else if !agent.is_global() && token.is_empty() {
             let span = ctx.value(n);
             ctx.report(Code::BadUserAgent, n, span, || {
+                // A name in quotation marks, or after white space the
+                // parser does not trim (a no-break space): no crawler
+                // matches it as written.
+                let value = String::from_utf8_lossy(agent.value());
+                let quote = |c: char| {
+                    "\"'`\u{2018}\u{2019}\u{201c}\u{201d}\u{ab}\u{bb}"
+                        .contains(c)
+                };
+                let name = value
+                    .trim_matches(|c: char| c.is_whitespace() || quote(c));
+                let meant = name.len() != value.len()
+                    && (name == "*" || robotrules::is_valid_agent(name));
+                let help = if meant {
+                    let what = if value.contains(quote) {
+                        "the quotation marks"
+                    } else {
+                        "the white space that is not a space or a tab (a \
+                         no-break space, say)"
+                    };
+                    format!(
+                        "remove {what}: as written, it names no crawler; \
+                         write `{}`",
+                        show(name.as_bytes())
+                    )
+                } else {
+                    "leave it if it is for a crawler whose own parser reads \
+                     it whole; a name for Google's crawlers is made of \
+                     letters, `-` and `_`"
+                        .into()
+                };
                 (
                     format!(
                         "`{}` is not `*` and names no crawler for Google's \
@@ -48,12 +78,7 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
                          `-` and `_`",
                         show(agent.value())
                     ),
-                    Some(
-                        "leave it if it is for a crawler whose own parser \
-                         reads it whole; a name for Google's crawlers is \
-                         made of letters, `-` and `_`"
-                            .into(),
-                    ),
+                    Some(help),
                 )
             });
         } else if !agent.is_global() && token.len() != agent.value().len() {
@@ -82,7 +107,46 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
                             .iter()
                             .any(|t| t.as_bytes().eq_ignore_ascii_case(w))
                     });
+                let known = |w: &[u8]| {
+                    crate::Catalogue::builtin_tokens()
+                        .iter()
+                        .find(|t| t.as_bytes().eq_ignore_ascii_case(w))
+                };
+                // A whole User-Agent header (`Mozilla/5.0 (compatible;
+                // bingbot/2.0)`): the crawler it names, not `Mozilla`.
+                let header = value.len() > 8
+                    && value[..8].eq_ignore_ascii_case(b"mozilla/");
+                let inside = (header
+                    && known(agent.product_token()).is_none())
+                .then(|| {
+                    rest.split(|b| {
+                        !(b.is_ascii_alphanumeric() || b"-_".contains(b))
+                    })
+                    .map(robotrules::product_token)
+                    .find_map(known)
+                })
+                .flatten();
+                // A name written with spaces for its `-` (`Google
+                // Extended`).
+                let dashed = String::from_utf8_lossy(value)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join("-");
+                let dashed = known(dashed.as_bytes());
                 let help = match rest.first() {
+                    _ if dashed.is_some() => {
+                        Some(format!("write `{}`", dashed.unwrap()))
+                    }
+                    Some(b'/' | b' ' | b'\t' | b'(' | b';')
+                        if inside.is_some() =>
+                    {
+                        Some(format!(
+                            "write `{}`, the crawler's name: a whole \
+                             User-Agent header names it only as its first \
+                             word",
+                            inside.unwrap()
+                        ))
+                    }
                     Some(b' ' | b'\t') if list => Some(
                         "write one `user-agent` line per crawler".to_string(),
                     ),
@@ -111,6 +175,103 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
                 (message, help)
             });
         }
+    }
+}
+
+/// RT211: a `user-agent` name that is not a known crawler's but one edit
+/// (or a `-` or `_`) away from one (`GPT-Bot`, `Googelbot`, `CCBots`):
+/// its rules do not bind the crawler it most likely means.
+pub(crate) fn misspelled_crawler(ctx: &mut Ctx<'_>) {
+    let robots = ctx.robots;
+    let known = crate::Catalogue::builtin_tokens();
+    for agent in robots.groups().flat_map(|g| g.agents()) {
+        let token = agent.product_token();
+        if agent.is_global()
+            || token.is_empty()
+            || known.iter().any(|t| t.as_bytes().eq_ignore_ascii_case(token))
+        {
+            continue;
+        }
+        let written = bare(token);
+        // Short names are too close to too much.
+        if written.len() < 5 {
+            continue;
+        }
+        // A changed letter makes another real name too often (`Roverbot`,
+        // `NCBot`, `Wotbot`): only in long names.
+        let Some(meant) = known.iter().find(|t| {
+            let name = bare(t.as_bytes());
+            name.len() >= 5
+                && match one_edit(&written, &name) {
+                    Some(Edit::Changed) => name.len() >= 9,
+                    Some(_) => true,
+                    None => false,
+                }
+        }) else {
+            continue;
+        };
+        let n = agent.line();
+        let span = ctx.value(n);
+        ctx.report(Code::MisspelledCrawler, n, span, || {
+            (
+                format!(
+                    "`{}` is not `{meant}`, a known crawler's name: this \
+                     group does not bind `{meant}`",
+                    show(token)
+                ),
+                Some(format!(
+                    "write `{meant}`, or leave it if it names another \
+                     crawler"
+                )),
+            )
+        });
+    }
+}
+
+/// A name in lower case without its `-` and `_`.
+fn bare(name: &[u8]) -> Vec<u8> {
+    name.iter()
+        .filter(|b| !matches!(b, b'-' | b'_'))
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// How two names one edit apart differ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Edit {
+    /// Not at all.
+    Same,
+    /// A byte changed.
+    Changed,
+    /// A byte added or removed.
+    Length,
+    /// Two neighbours swapped.
+    Swapped,
+}
+
+/// How `a` and `b` differ if they are equal or one edit apart.
+fn one_edit(a: &[u8], b: &[u8]) -> Option<Edit> {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return None;
+    }
+    let head = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if short.len() != long.len() {
+        return (short[head..] == long[head + 1..]).then_some(Edit::Length);
+    }
+    let tail = |from: usize| short[from..] == long[from..];
+    if head == short.len() {
+        Some(Edit::Same)
+    } else if tail(head + 1) {
+        Some(Edit::Changed)
+    } else if head + 1 < short.len()
+        && short[head] == long[head + 1]
+        && short[head + 1] == long[head]
+        && tail(head + 2)
+    {
+        Some(Edit::Swapped)
+    } else {
+        None
     }
 }
 
@@ -149,6 +310,34 @@ pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
         }
         let n = group.line();
         let whole = ctx.whole(n);
+        // A rule written on the `user-agent` line (`User-agent: *
+        // Disallow: /x`) is part of the name: say so.
+        let on_the_line = group.agents().find_map(|a| {
+            let value = a.value();
+            let lower = value.to_ascii_lowercase();
+            let at = lower.windows(6).position(|w| w == b"allow:")?;
+            // `disallow:` or `allow:`, from the start of its word.
+            let start = if at >= 3 && &lower[at - 3..at] == b"dis" {
+                at - 3
+            } else {
+                at
+            };
+            Some((a.line(), show(&value[start..])))
+        });
+        if let Some((line, rule)) = on_the_line {
+            let whole = ctx.whole(line);
+            ctx.report(Code::EmptyGroup, line, whole, || {
+                (
+                    format!(
+                        "`{rule}` is on the `user-agent` line, where it is \
+                         read as part of the crawler's name: the group has \
+                         no rules"
+                    ),
+                    Some("put each rule on a line of its own".into()),
+                )
+            });
+            continue;
+        }
         // For `*`, no other group's rules are lost: only say what to add.
         let help = if group.is_global() {
             "add `Disallow:` to say so, or the rules crawlers should follow"
@@ -171,48 +360,67 @@ pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
 /// RT203: a crawler named in several groups.
 pub(crate) fn agent_in_several_groups(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
-    // Each token's lines, and whether they lie in more than one group
-    // (two lines of one group name it once: nothing is merged).
-    let mut lines_of: HashMap<Vec<u8>, (Vec<u32>, usize, bool)> =
+    // Each token's lines, and the first line of a group after its first
+    // one, if any (two lines of one group name it once: nothing is
+    // merged).
+    let mut lines_of: HashMap<Vec<u8>, (Vec<u32>, usize, Option<u32>)> =
         HashMap::new();
     for group in robots.groups() {
         for agent in group.agents() {
-            let token = agent.product_token();
-            if agent.is_global() || token.is_empty() {
+            let key = if agent.is_global() {
+                b"*".to_vec()
+            } else {
+                agent.product_token().to_ascii_lowercase()
+            };
+            if key.is_empty() {
                 continue;
             }
-            let (lines, first_group, several) = lines_of
-                .entry(token.to_ascii_lowercase())
-                .or_insert((Vec::new(), group.index(), false));
+            let (lines, first_group, again) = lines_of.entry(key).or_insert((
+                Vec::new(),
+                group.index(),
+                None,
+            ));
             lines.push(agent.line());
-            *several |= *first_group != group.index();
+            if again.is_none() && *first_group != group.index() {
+                *again = Some(agent.line());
+            }
         }
     }
-    let mut repeated: Vec<Vec<u32>> = lines_of
+    let mut repeated: Vec<(Vec<u32>, u32)> = lines_of
         .into_values()
-        .filter(|(_, _, several)| *several)
-        .map(|(lines, ..)| lines)
+        .filter_map(|(lines, _, again)| Some((lines, again?)))
         .collect();
     repeated.sort_unstable();
-    for lines in repeated {
+    for (lines, again) in repeated {
+        // On the line of another group that names it again, the others
+        // related.
         let first = lines[0];
-        let span = ctx.value(first);
-        let name = ctx.slice(first, span.clone());
+        let span = ctx.value(again);
+        let name = ctx.slice(again, span.clone());
         if let Some(d) =
-            ctx.report(Code::AgentInSeveralGroups, first, span, || {
-                let rest: Vec<String> =
-                    lines[1..].iter().map(u32::to_string).collect();
+            ctx.report(Code::AgentInSeveralGroups, again, span, || {
+                let later: Vec<String> = lines
+                    .iter()
+                    .filter(|&&l| l > again)
+                    .map(u32::to_string)
+                    .collect();
+                let also = if later.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (and again on line {})", list(&later, 10))
+                };
                 (
                     format!(
-                    "`{}` is named again on line {}: its groups are merged",
-                    show(name),
-                    list(&rest, 10)
-                ),
+                        "`{}` was named on line {first} already{also}: its \
+                         groups are merged",
+                        show(name),
+                    ),
                     Some(Code::AgentInSeveralGroups.help().into()),
                 )
             })
         {
-            d.related = lines[1..].to_vec();
+            d.related =
+                lines.iter().copied().filter(|&l| l != again).collect();
         }
     }
 }
@@ -549,6 +757,108 @@ mod tests {
         lints!(b"User-agent:\nDisallow: /x\n", "RT105" @ 1);
         lints!(b"User-agent: /x\nDisallow: /x\n", "RT105" @ 1);
         lints!(b"User-agent: Googlebot\nDisallow: /x\n", "RT105" @ none);
+        let help = |body: &str| {
+            crate::lint(body.as_bytes())
+                .into_iter()
+                .find(|d| d.code == crate::Code::BadUserAgent)
+                .and_then(|d| d.help)
+                .unwrap_or_default()
+        };
+        // Quotation marks, or a no-break space: no crawler matches.
+        let h = help("User-agent:\u{a0}*\nDisallow: /private/\n");
+        assert!(
+            h.starts_with("remove the white space")
+                && h.ends_with("write `*`"),
+            "{h}"
+        );
+        let h = help("User-agent: \u{201c}GPTBot\u{201d}\nDisallow: /\n");
+        assert!(
+            h.starts_with("remove the quotation marks")
+                && h.ends_with("write `GPTBot`"),
+            "{h}"
+        );
+        // A whole User-Agent header: the crawler it names.
+        let h = help(
+            "User-agent: Mozilla/5.0 (compatible; bingbot/2.0)\nDisallow: /\n",
+        );
+        assert!(h.starts_with("write `Bingbot`, the crawler's name"), "{h}");
+        assert_eq!(
+            help("User-agent: Googlebot/2.1\nDisallow: /\n"),
+            "write `Googlebot`"
+        );
+        // Not a header: the name as written.
+        assert!(!help(
+            "User-agent: TelegramBot (like TwitterBot)\nDisallow: /\n"
+        )
+        .contains("the crawler's name"));
+        // Spaces for its `-`.
+        assert_eq!(
+            help("User-agent: Google Extended\nDisallow: /\n"),
+            "write `Google-Extended`"
+        );
+    }
+
+    #[test]
+    fn rt211_misspelled_crawler() {
+        for name in [
+            "GPT-Bot",
+            "Claude-Bot",
+            "Googelbot",
+            "CCBots",
+            "ia-archiver",
+            "Googlebot-Images",
+            "Bingbott",
+        ] {
+            let body = format!("User-agent: *\nDisallow: /a/\n\nUser-agent: {name}\nDisallow: /\n");
+            lints!(body.as_bytes(), "RT211" @ 4);
+        }
+        // Known names in any case, names far from any, short ones, and
+        // another crawler's name that is two edits away.
+        for name in [
+            "gptbot",
+            "GPTBot/1.0",
+            "Chat-GPT",
+            "MJ12bot",
+            "Yetis",
+            "SemrushBot-SA",
+            "Googlebot-Video",
+            "msnbot",
+            "Roverbot",
+            "NCBot",
+            "Wotbot",
+        ] {
+            let body = format!("User-agent: {name}\nDisallow: /\n");
+            lints!(body.as_bytes(), "RT211" @ none);
+        }
+        let d = crate::lint(b"User-agent: GPT-Bot\nDisallow: /\n");
+        let d = d
+            .iter()
+            .find(|d| d.code == crate::Code::MisspelledCrawler)
+            .unwrap();
+        assert_eq!(d.message, "`GPT-Bot` is not `GPTBot`, a known crawler's name: this group does not bind `GPTBot`");
+        assert_eq!(
+            d.help.as_deref(),
+            Some("write `GPTBot`, or leave it if it names another crawler")
+        );
+    }
+
+    #[test]
+    fn one_edit_apart() {
+        use super::{one_edit, Edit};
+        for (a, b, want) in [
+            ("abc", "abc", Some(Edit::Same)),
+            ("abc", "abd", Some(Edit::Changed)),
+            ("abc", "acb", Some(Edit::Swapped)),
+            ("abc", "ab", Some(Edit::Length)),
+            ("abc", "xabc", Some(Edit::Length)),
+            ("abc", "cba", None),
+            ("abc", "a", None),
+            ("abcd", "badc", None),
+            ("", "a", Some(Edit::Length)),
+        ] {
+            assert_eq!(one_edit(a.as_bytes(), b.as_bytes()), want, "{a} {b}");
+            assert_eq!(one_edit(b.as_bytes(), a.as_bytes()), want, "{b} {a}");
+        }
     }
 
     #[test]
@@ -577,11 +887,30 @@ mod tests {
 
     #[test]
     fn rt203_agent_in_several_groups() {
-        lints!(b"User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n", "RT203" @ 1);
+        lints!(b"User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n", "RT203" @ 5);
+        // A rule on the `user-agent` line.
+        lints!(b"User-agent: * Disallow: /private/\n", "RT202" @ 1);
+        let d = crate::lint(
+            b"User-agent: *\n\nUser-agent: Googlebot Disallow: /b/\n",
+        );
+        let d = d.iter().find(|d| d.code == crate::Code::EmptyGroup).unwrap();
+        assert_eq!(d.line, 3);
+        assert!(
+            d.message
+                .starts_with("`Disallow: /b/` is on the `user-agent` line"),
+            "{}",
+            d.message
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some("put each rule on a line of its own")
+        );
+        // `*` too.
+        lints!(b"User-agent: *\nDisallow: /a/\n\nUser-agent: *\nDisallow: /b/\n", "RT203" @ 4);
         lints!(b"User-agent: a\nUser-agent: b\nDisallow: /x\n", "RT203" @ none);
         // Named twice in one group: one group, nothing merged.
         lints!(b"User-agent: Wget/1.6\nUser-agent: Wget/1.5\nDisallow: /\n", "RT203" @ none);
-        lints!(b"User-agent: a\nUser-agent: A\nDisallow: /x\nUser-agent: a\nDisallow: /y\n", "RT203" @ 1);
+        lints!(b"User-agent: a\nUser-agent: A\nDisallow: /x\nUser-agent: a\nDisallow: /y\n", "RT203" @ 4);
     }
 
     #[test]

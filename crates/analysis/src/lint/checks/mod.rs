@@ -30,6 +30,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) {
     groups::agent_in_several_groups(ctx);
     groups::global_rules_dropped(ctx);
     groups::merged_groups(ctx);
+    groups::misspelled_crawler(ctx);
     rules::each_rule(ctx);
     rules::shadowed_and_equal_priority(ctx);
 }

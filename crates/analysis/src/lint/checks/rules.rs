@@ -99,15 +99,34 @@ impl Lengths {
     }
 }
 
-/// Folders that hold a site's CSS and scripts.
-const ASSET_FOLDERS: &[&str] =
-    &["/wp-includes/", "/assets/", "/static/", "/js/", "/css/"];
+/// Folders that hold a site's CSS and scripts (WordPress keeps its
+/// themes' and plugins' in `/wp-content/`, Next.js its own in `/_next/`).
+const ASSET_FOLDERS: &[&str] = &[
+    "/wp-includes",
+    "/wp-content",
+    "/wp-content/themes",
+    "/wp-content/plugins",
+    "/_next",
+    "/_next/static",
+    "/assets",
+    "/static",
+    "/js",
+    "/css",
+];
+
+/// Whether the pattern (lowercase) is one of the usual asset folders,
+/// with or without its final `/` or a `*` after it.
+fn is_asset_folder(lower: &str) -> bool {
+    let folder = lower.trim_end_matches('*');
+    let folder = folder.strip_suffix('/').unwrap_or(folder);
+    ASSET_FOLDERS.contains(&folder)
+}
 
 /// Returns true if the pattern (lowercase) names CSS or JavaScript files:
 /// `.css`, `.js` or `.mjs` at its end or before `$`, `?` or `*`; or is
 /// one of the usual asset folders.
 pub(crate) fn is_asset(lower: &str) -> bool {
-    if ASSET_FOLDERS.contains(&lower) {
+    if is_asset_folder(lower) {
         return true;
     }
     let bytes = lower.as_bytes();
@@ -224,8 +243,25 @@ fn bad_start_help(written: &str) -> String {
                 home page)"
             .into();
     }
-    if written.starts_with('.') {
-        // An extension: any path that ends so.
+    if let Some(meant) = from_regex(written) {
+        return format!(
+            "rules are not regular expressions (`*` is any characters, a \
+             final `$` the end): write `{}`",
+            show(meant.as_bytes())
+        );
+    }
+    if looks_like_regex(written) {
+        return "rules are not regular expressions: `*` (any characters) and \
+                a final `$` (the end) are their only special characters; \
+                write the path as it is requested, from its `/`"
+            .into();
+    }
+    if let Some(rest) = written.strip_prefix("./") {
+        // A path relative to the site's root.
+        return format!("write `/{}`", show(rest.as_bytes()));
+    }
+    if written.starts_with('.') || written.starts_with('?') {
+        // An extension, or a query: on any path.
         return format!("write `/*{}`", show(written.as_bytes()));
     }
     // A host name, then a path: the path alone.
@@ -258,6 +294,64 @@ fn bad_start_help(written: &str) -> String {
     format!("write `/{}`", show(written.as_bytes()))
 }
 
+/// Whether a rule's value reads as a regular expression: a leading `^`,
+/// `.*` or `.+`, an escaped punctuation mark, or a group `(…)`.
+fn looks_like_regex(written: &str) -> bool {
+    let bytes = written.as_bytes();
+    written.starts_with('^')
+        || written.contains(".*")
+        || written.contains(".+")
+        || bytes
+            .windows(2)
+            .any(|w| w[0] == b'\\' && w[1].is_ascii_punctuation())
+        || (written.contains('(') && written.contains(')'))
+}
+
+/// The rule a value written as a regular expression most likely means
+/// (`^/admin/`, `\.pdf$`, `.*\.php$`, `/\.pdf$`, `\/private`), or
+/// none if it is not one or uses more than `^`, `.*`, `.+` and escaped
+/// punctuation. Without an anchor at its start (`^`, or a `/` that
+/// `\.` does not follow), it means a path that holds it anywhere.
+fn from_regex(written: &str) -> Option<String> {
+    if !looks_like_regex(written) {
+        return None;
+    }
+    let anchored = written.starts_with('^');
+    let body = written.strip_prefix('^').unwrap_or(written);
+    let mut out = String::with_capacity(body.len() + 2);
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e) if e.is_ascii_punctuation() => out.push(e),
+                _ => return None,
+            },
+            '.' if matches!(chars.peek(), Some('*' | '+')) => {
+                chars.next();
+                if !out.ends_with('*') {
+                    out.push('*');
+                }
+            }
+            '$' if chars.peek().is_none() => out.push('$'),
+            '(' | ')' | '[' | ']' | '{' | '}' | '|' | '+' | '^' | '$' => {
+                return None;
+            }
+            _ => out.push(c),
+        }
+    }
+    // `/\.pdf$` is a file that ends so, in any directory.
+    let root_dot = written.starts_with("/\\.");
+    let out = if out.starts_with('/') && !root_dot {
+        out
+    } else if anchored {
+        format!("/{}", out.trim_start_matches('/'))
+    } else {
+        format!("/*{}", out.trim_start_matches(['/', '*']))
+    };
+    // A final `*` adds nothing (rules match prefixes).
+    Some(out.trim_end_matches('*').to_string())
+}
+
 /// RT115: a rule whose path holds what browsers never send in one, so
 /// that it matches no requested URL ([`robotrules::unrequested_part`]).
 /// A space or tab is RT113's.
@@ -267,7 +361,33 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
     if !(pattern.starts_with('/') || pattern.starts_with('*')) {
         return;
     }
-    let Some(part) = robotrules::unrequested_part(pattern) else { return };
+    let Some(part) = robotrules::unrequested_part(pattern) else {
+        // A `\` after a `*` or `?` may still match through a query: a
+        // regular expression's escape (`/.*\.pdf`) all the same.
+        let meant = pattern
+            .contains('\\')
+            .then(|| from_regex(&String::from_utf8_lossy(r.as_written())))
+            .flatten()
+            .filter(|m| robotrules::unrequested_part(m).is_none());
+        if let Some(meant) = meant {
+            let n = r.line();
+            let span = ctx.value(n);
+            ctx.report(Code::UnrequestedPath, n, span, || {
+                (
+                    "`\\` escapes nothing in a rule, and browsers send it \
+                     in a path as `/`: this rule matches only URLs whose \
+                     query holds it"
+                        .to_string(),
+                    Some(format!(
+                        "rules are not regular expressions (`*` is any \
+                         characters, a final `$` the end): write `{}`",
+                        show(meant.as_bytes())
+                    )),
+                )
+            });
+        }
+        return;
+    };
     let what = pattern.get(part).unwrap_or_default();
     if matches!(what, " " | "\t") {
         return;
@@ -279,7 +399,17 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
             // rule that can match.
             let head = pattern.find(['*', '?']).unwrap_or(pattern.len());
             let plain = pattern[..head].replace('\\', "") + &pattern[head..];
-            let help = if robotrules::unrequested_part(&plain).is_none() {
+            let meant = from_regex(&String::from_utf8_lossy(r.as_written()))
+                .filter(|m| {
+                    *m != plain && robotrules::unrequested_part(m).is_none()
+                });
+            let help = if let Some(meant) = meant {
+                format!(
+                    "rules are not regular expressions (`*` is any \
+                     characters, a final `$` the end): write `{}`",
+                    show(meant.as_bytes())
+                )
+            } else if robotrules::unrequested_part(&plain).is_none() {
                 format!(
                     "write `{}`, or `/` for the `\\`",
                     show(plain.as_bytes())
@@ -492,8 +622,10 @@ fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>, group: &[Rule<'_>]) {
     }
     // A file of the kind that the pattern blocks: in a folder, a
     // stylesheet and a script; else the path the pattern names.
-    let paths: Vec<String> = if ASSET_FOLDERS.contains(&lower.as_str()) {
-        vec![format!("{pattern}a.css"), format!("{pattern}a.js")]
+    let paths: Vec<String> = if is_asset_folder(&lower) {
+        let folder = pattern.trim_end_matches('*');
+        let folder = folder.strip_suffix('/').unwrap_or(folder);
+        vec![format!("{folder}/a.css"), format!("{folder}/a.js")]
     } else {
         let [path, _] = super::groups::witness(pattern);
         vec![path]
@@ -713,6 +845,66 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /private/\n", "RT107" @ none);
     }
 
+    /// The rewrite a help suggests (`write `X``), for a rule's value.
+    fn suggested(value: &str) -> String {
+        let body = format!("User-agent: *\nDisallow: {value}\n");
+        let found = crate::lint(body.as_bytes());
+        let help = found
+            .iter()
+            .filter(|d| d.line == 2)
+            .filter(|d| {
+                matches!(
+                    d.code,
+                    crate::Code::BadPathStart | crate::Code::UnrequestedPath
+                )
+            })
+            .find_map(|d| d.help.clone())
+            .unwrap_or_else(|| panic!("no help for {value}: {found:?}"));
+        let at = help.rfind("write `").expect(&help) + "write `".len();
+        let end = help[at..].find('`').expect(&help);
+        help[at..at + end].to_string()
+    }
+
+    #[test]
+    fn regular_expressions_get_the_rule_they_mean() {
+        // Written, the rule meant, a path it must block and one it must
+        // not.
+        for (value, meant, blocked, open) in [
+            ("\\.pdf$", "/*.pdf$", "/docs/a.pdf", "/a.pdf/x"),
+            (".*\\.php$", "/*.php$", "/index.php", "/index.html"),
+            ("^/admin/", "/admin/", "/admin/x", "/a/admin/"),
+            ("^admin/", "/admin/", "/admin/x", "/a/admin/"),
+            ("\\/private", "/private", "/private/x", "/a/private"),
+            ("/\\.pdf$", "/*.pdf$", "/docs/a.pdf", "/a.pdf/x"),
+            ("/search\\?", "/search?", "/search?q=1", "/search"),
+            ("/.*\\.pdf", "/*.pdf", "/a/b.pdf", "/a/b.html"),
+            ("./private/", "/private/", "/private/x", "/a/private/"),
+            ("?sort=", "/*?sort=", "/shoes?sort=price", "/shoes"),
+            ("secure.*", "/*secure", "/a/secure/x", "/a/open"),
+            (
+                "/blog/author/.*\\?.*",
+                "/blog/author/*?",
+                "/blog/author/a?x",
+                "/blog/author/a",
+            ),
+            (".jpg$", "/*.jpg$", "/a/b.jpg", "/a/b.jpg?x"),
+        ] {
+            let got = suggested(value);
+            assert_eq!(got, meant, "{value}");
+            let robots = robotrules::Robots::parse(
+                format!("User-agent: *\nDisallow: {got}\n").as_bytes(),
+            );
+            let url = |p: &str| format!("https://e.example{p}");
+            assert!(!robots.is_allowed("a", &url(blocked)), "{value}");
+            assert!(robots.is_allowed("a", &url(open)), "{value}");
+        }
+        // More than these idioms: no guess.
+        let body = b"User-agent: *\nDisallow: (.*)\\.pdf\n";
+        let found = crate::lint(body);
+        let help = found.iter().find_map(|d| d.help.clone()).unwrap();
+        assert!(!help.contains("write `"), "{help}");
+    }
+
     #[test]
     fn rt108_dollar_in_middle() {
         lints!(b"User-agent: *\nDisallow: /a$b\n", "RT108" @ 2);
@@ -830,6 +1022,12 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /*.js$\n", "RT208" @ 2);
         lints!(b"User-agent: *\nDisallow: /*.pdf$\n", "RT208" @ none);
         lints!(b"User-agent: *\nAllow: /*.css\n", "RT208" @ none);
+        // WordPress themes: the classic mistake, unless what it blocks
+        // is opened again.
+        lints!(b"User-agent: *\nDisallow: /admin/\nDisallow: /wp-content/\n", "RT208" @ 3);
+        lints!(b"User-agent: *\nDisallow: /js\n", "RT208" @ 2);
+        lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/*.css\nAllow: /wp-content/*.js\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /wp-content/uploads/\n", "RT208" @ none);
     }
 
     #[test]
@@ -842,6 +1040,28 @@ mod tests {
         asset!("/*.css$", true);
         asset!("/*.css?*", true);
         asset!("/wp-includes/", true);
+        // The usual folders, with or without their `/`, or a `*`.
+        for folder in [
+            "/wp-content/",
+            "/wp-content",
+            "/wp-content/themes/",
+            "/wp-content/plugins/*",
+            "/_next/",
+            "/js",
+            "/static",
+            "/css*",
+        ] {
+            asset!(folder, true);
+        }
+        for other in [
+            "/wp-content/uploads/",
+            "/jsx",
+            "/static-pages/",
+            "/assets-old/",
+            "/wp-admin/",
+        ] {
+            asset!(other, false);
+        }
         asset!("/*.json", false);
         asset!("/*.jsp", false);
         asset!("/*.jsonp", false);
