@@ -46,6 +46,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>, u32, Vec<u8>)> {
         ("RT113", b("User-agent: *\nDisallow: /_private/ /admin/\n"), 2, b("User-agent: *\nDisallow: /_private/\nDisallow: /admin/\n")),
         ("RT114", b("User-agent: *\nDisallow: /a\0$\n"), 2, b("User-agent: *\nDisallow: /a$\0\0 \n")),
         ("RT115", b("User-agent: *\nDisallow: /x\nDisallow: /search\\?\n"), 3, b("User-agent: *\nDisallow: /search?\nDisallow: /a?q={x}\\\n")),
+        ("RT116", b("User-agent: *\nDisallow: /x\nDisallow: /faq#private\n"), 3, b("User-agent: *\nDisallow: /faq\nDisallow: /a #b\n")),
         ("RT201", b("User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"), 3, b("User-agent: *\nDisallow: /x\n")),
         ("RT202", b("User-agent: *\nDisallow: /x\nUser-agent: a\n"), 3, b("User-agent: *\nDisallow: /x\nUser-agent: a\nDisallow:\n")),
         ("RT203", b("User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\nUser-agent: A\nDisallow: /z\n"), 5, b("User-agent: a\nUser-agent: b\nDisallow: /x\n")),
@@ -80,7 +81,7 @@ fn codes(body: &[u8]) -> Vec<(&'static str, u32)> {
 #[test]
 fn every_check_triggers_at_its_line_and_not_on_a_clean_file() {
     let cases = cases();
-    assert_eq!(cases.len(), 33);
+    assert_eq!(cases.len(), 34);
     for (code, bad, line, good) in cases {
         let found = codes(&bad);
         assert!(

@@ -260,7 +260,8 @@ fn to_text(
             let _ = writeln!(
                 s,
                 "\nVerdict: {verdict} (line {}, an empty `Allow:`, which \
-                 matches with priority 0: no other rule matches)",
+                 matches with priority 0: no rule of a higher priority \
+                 matches)",
                 rule.line
             );
         }

@@ -169,7 +169,7 @@ fn an_empty_disallow_is_named_but_disallows_nothing() {
     let out = run(&["explain", &file, "FooBot", "/b"], b"");
     let text = stdout(&out);
     assert!(
-        text.contains("Verdict: ALLOWED (line 3, an empty `Allow:`, which matches with priority 0: no other rule matches)"),
+        text.contains("Verdict: ALLOWED (line 3, an empty `Allow:`, which matches with priority 0: no rule of a higher priority matches)"),
         "{text}"
     );
     let out = run(&["explain", &file, "FooBot", "/a/x"], b"");

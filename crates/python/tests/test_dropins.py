@@ -2,8 +2,10 @@
 and Scrapy's parser, each with its peer's API and Google's verdicts."""
 
 import datetime
+import errno
 import logging
 import socket
+import unittest
 import urllib.error
 import urllib.robotparser
 
@@ -191,8 +193,11 @@ def test_robotfileparser_read_unreachable():
     with pytest.raises(urllib.error.URLError):
         urllib.robotparser.RobotFileParser(url).read()
     rp = robotrules.RobotFileParser(url)
-    with pytest.raises(urllib.error.URLError, match="connection refused"):
+    with pytest.raises(urllib.error.URLError, match="connection refused") as e:
         rp.read()
+    # Its reason is the OSError urllib's holds.
+    assert isinstance(e.value.reason, ConnectionRefusedError)
+    assert e.value.reason.errno == errno.ECONNREFUSED
     # ... but the state is RFC 9309's: unreachable means disallow all.
     assert rp.disallow_all and not rp.can_fetch("AnyBot", "/")
     assert rp.mtime() == 0 and rp.fetch_result.status is None
@@ -211,6 +216,22 @@ def test_public_dropin_modules():
     rp.parse(["User-agent: *", "Request-rate: 1/5"])
     assert isinstance(rp.request_rate("x"), UrllibRate)
     assert UrllibRate is urllib.robotparser.RequestRate
+
+
+def test_robotfileparser_read_errors_read_as_urllib_errors():
+    # CPython's own tests of urllib.robotparser skip their network tests
+    # on these errors, by their reason (test.support.socket_helper).
+    support = pytest.importorskip("test.support.socket_helper")
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for url in (f"http://127.0.0.1:{port}/robots.txt",
+                "http://name-that-does-not-resolve.invalid/robots.txt"):
+        for parser in (robotrules.RobotFileParser(url),
+                       urllib.robotparser.RobotFileParser(url)):
+            with pytest.raises(unittest.SkipTest):
+                with support.transient_internet(url):
+                    parser.read()
 
 
 def test_robotfileparser_read_bad_url():

@@ -364,7 +364,7 @@ function renderResults() {
             isEmptyDisallow(c.rule)
               ? el("span", { class: "muted", text: " (empty: disallows nothing)" })
               : isEmptyAllow(c.rule)
-                ? el("span", { class: "muted", text: " (empty: priority 0, no other rule matches)" })
+                ? el("span", { class: "muted", text: " (empty: priority 0, no rule of a higher priority matches)" })
                 : "",
           )
         : el("span", { class: "muted", text: "no rule matches" });
@@ -496,7 +496,7 @@ function renderExplanation() {
     : isEmptyDisallow(e.rule)
       ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Disallow:, disallows nothing)")
       : isEmptyAllow(e.rule)
-        ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Allow:, which matches with priority 0: no other rule matches)")
+        ? el("span", {}, "(", lineLink(e.rule.line), ", an empty Allow:, which matches with priority 0: no rule of a higher priority matches)")
         : el("span", {}, "by ", lineLink(e.rule.line));
   parts.push(el("p", {}, "Verdict: ", verdict, " ", by));
   // A file over 500 KiB: what crawlers, which read only that much, get.

@@ -115,10 +115,10 @@ def test_an_empty_allow_that_decides_says_so(page, server):
     row = rows(page).first
     expect(row).to_have_attribute("data-verdict", "allowed")
     expect(row).to_contain_text("line 3")
-    expect(row).to_contain_text("empty: priority 0, no other rule matches")
+    expect(row).to_contain_text("empty: priority 0, no rule of a higher priority matches")
     row.click()
     expect(page.locator("#explanation")).to_contain_text(
-        "an empty Allow:, which matches with priority 0: no other rule matches")
+        "an empty Allow:, which matches with priority 0: no rule of a higher priority matches")
 
 
 def test_lint_markers_at_their_lines(page, server):

@@ -60,6 +60,8 @@ pub enum Code {
     NulInLine,
     /// RT115 `unrequested-path` (warning): a rule whose path holds what browsers never send in one (`\`, `{`, `}`, `` ` ``, a `.` or `..` segment; `"`, `<`, `>` or a control byte anywhere): it never matches a requested URL.
     UnrequestedPath,
+    /// RT116 `comment-in-rule` (warning): a `#` right after a rule's path (`Disallow: /faq#private`): it starts a comment, so the rule is the path before it, and blocks more than the fragment meant.
+    CommentInRule,
     /// RT201 `ignored-by-google` (info): a directive Google ignores (`crawl-delay`, `noindex`, `host`, …).
     IgnoredByGoogle,
     /// RT202 `empty-group` (warning): a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them.
@@ -110,6 +112,7 @@ impl Code {
         Code::SpaceInRule,
         Code::NulInLine,
         Code::UnrequestedPath,
+        Code::CommentInRule,
         Code::IgnoredByGoogle,
         Code::EmptyGroup,
         Code::AgentInSeveralGroups,
@@ -149,6 +152,7 @@ impl Code {
             Code::SpaceInRule => "RT113",
             Code::NulInLine => "RT114",
             Code::UnrequestedPath => "RT115",
+            Code::CommentInRule => "RT116",
             Code::IgnoredByGoogle => "RT201",
             Code::EmptyGroup => "RT202",
             Code::AgentInSeveralGroups => "RT203",
@@ -189,6 +193,7 @@ impl Code {
             Code::SpaceInRule => "space-in-rule",
             Code::NulInLine => "nul-in-line",
             Code::UnrequestedPath => "unrequested-path",
+            Code::CommentInRule => "comment-in-rule",
             Code::IgnoredByGoogle => "ignored-by-google",
             Code::EmptyGroup => "empty-group",
             Code::AgentInSeveralGroups => "agent-in-several-groups",
@@ -230,6 +235,7 @@ impl Code {
             Code::SpaceInRule => Severity::Warning,
             Code::NulInLine => Severity::Warning,
             Code::UnrequestedPath => Severity::Warning,
+            Code::CommentInRule => Severity::Warning,
             Code::IgnoredByGoogle => Severity::Info,
             Code::EmptyGroup => Severity::Warning,
             Code::AgentInSeveralGroups => Severity::Info,
@@ -270,6 +276,7 @@ impl Code {
             Code::SpaceInRule => "a space or tab inside a rule: URLs are requested with `%20`, so it never matches one",
             Code::NulInLine => "a NUL byte inside a line: Google ignores the rest of the line",
             Code::UnrequestedPath => "a rule whose path holds what browsers never send in one (`\\`, `{`, `}`, `` ` ``, a `.` or `..` segment; `\"`, `<`, `>` or a control byte anywhere): it never matches a requested URL",
+            Code::CommentInRule => "a `#` right after a rule's path: it starts a comment, so the rule is the path before it",
             Code::IgnoredByGoogle => "a directive Google ignores (`crawl-delay`, `noindex`, `host`, …)",
             Code::EmptyGroup => "a group with no rules: its crawlers may fetch everything, and the `*` rules do not apply to them",
             Code::AgentInSeveralGroups => "the same crawler named in several groups, which are merged",
@@ -311,6 +318,7 @@ impl Code {
             Code::SpaceInRule => "write the space as `%20`, or one path per rule",
             Code::NulInLine => "remove the NUL byte",
             Code::UnrequestedPath => "write the path as it is requested: percent-encoded, with `/` for `\\` and no `.` or `..` segments",
+            Code::CommentInRule => "URLs are requested without their `#` fragment: a rule cannot single one out",
             Code::IgnoredByGoogle => "other crawlers may read it",
             Code::EmptyGroup => "add `Disallow:` to say so, or the rules it should follow",
             Code::AgentInSeveralGroups => "keep one group per crawler to make the file easier to read",
@@ -375,7 +383,7 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_ordered() {
-        assert_eq!(Code::ALL.len(), 34);
+        assert_eq!(Code::ALL.len(), 35);
         for w in Code::ALL.windows(2) {
             assert!(w[0] < w[1] && w[0].id() < w[1].id());
             assert_ne!(w[0].name(), w[1].name());

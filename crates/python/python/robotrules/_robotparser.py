@@ -3,7 +3,9 @@ with Google's verdicts (RFC 9309) and RFC 9309's fetch rules."""
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -24,6 +26,20 @@ def _delay(seconds):
     if seconds is None:
         return None
     return int(seconds) if float(seconds).is_integer() else seconds
+
+
+def _no_answer(outcome: str) -> OSError:
+    """The ``OSError`` that urllib's ``URLError`` holds for a fetch that got
+    no HTTP answer, from what the fetch came to."""
+    if "cannot resolve" in outcome:
+        return socket.gaierror(socket.EAI_NONAME, outcome)
+    if "connection refused" in outcome:
+        return ConnectionRefusedError(errno.ECONNREFUSED, outcome)
+    if "(timeout)" in outcome:
+        return TimeoutError(errno.ETIMEDOUT, outcome)
+    if "connection reset" in outcome:
+        return ConnectionResetError(errno.ECONNRESET, outcome)
+    return OSError(outcome)
 
 
 class RobotFileParser:
@@ -104,7 +120,7 @@ class RobotFileParser:
             self.modified()
         elif result.status is None:
             # No HTTP answer at all: urllib raises, and so does this.
-            raise urllib.error.URLError(result.outcome)
+            raise urllib.error.URLError(_no_answer(result.outcome))
 
     def parse(
         self, lines: Union[Iterable[str], Iterable[bytes], str, bytes]

@@ -93,16 +93,35 @@ pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
     }
     let line = ctx.lines.line_at(FETCH_LIMIT);
     let whole = ctx.whole(line);
-    ctx.report(Code::TooLarge, line, whole, || {
+    // The rules Google does not read (the one the limit cuts too): how
+    // many, and the first, related.
+    let mut lost = ctx
+        .robots
+        .groups()
+        .flat_map(|g| g.rules())
+        .map(|r| r.line())
+        .filter(|&l| l >= line);
+    let first = lost.next();
+    let count = first.map_or(0, |_| 1 + lost.count());
+    if let Some(d) = ctx.report(Code::TooLarge, line, whole, || {
+        let rules = match first {
+            Some(first) => format!(
+                " ({count} rule{} from line {first} on)",
+                if count == 1 { "" } else { "s" }
+            ),
+            None => String::new(),
+        };
         (
             format!(
                 "the file is {}: Google reads the first 500 KiB only, and \
-                 ignores the rest from here",
+                 ignores the rest from here{rules}",
                 size(len)
             ),
             Some(Code::TooLarge.help().into()),
         )
-    });
+    }) {
+        d.related.extend(first.filter(|&f| f != line));
+    }
 }
 
 /// A size over 500 KiB as people read it: whole KiB when exact, else
@@ -206,6 +225,27 @@ mod tests {
         }
         lints!(&body, "RT001" @ crossing);
         lints!(b"User-agent: *\n", "RT001" @ none);
+        // How many rules Google does not read, from the cut one on.
+        let found = crate::lint(&body);
+        let d =
+            found.iter().find(|d| d.code == crate::Code::TooLarge).unwrap();
+        let lost = line - crossing + 1;
+        assert!(
+            d.message.ends_with(&format!(
+                "ignores the rest from here ({lost} rules from line \
+                 {crossing} on)"
+            )),
+            "{}",
+            d.message
+        );
+        // Past the limit, only comments: no count.
+        let mut body = b"User-agent: *\nDisallow: /a\n".to_vec();
+        body.resize(600_000, b'#');
+        let found = crate::lint(&body);
+        let d =
+            found.iter().find(|d| d.code == crate::Code::TooLarge).unwrap();
+        assert!(d.message.ends_with("from here"), "{}", d.message);
+        assert!(d.related.is_empty());
     }
 
     #[test]

@@ -184,47 +184,64 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
 pub(crate) fn misspelled_crawler(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
     let known = crate::Catalogue::builtin_tokens();
-    for agent in robots.groups().flat_map(|g| g.agents()) {
-        let token = agent.product_token();
-        if agent.is_global()
-            || token.is_empty()
-            || known.iter().any(|t| t.as_bytes().eq_ignore_ascii_case(token))
-        {
-            continue;
-        }
-        let written = bare(token);
-        // Short names are too close to too much.
-        if written.len() < 5 {
-            continue;
-        }
-        // A changed letter makes another real name too often (`Roverbot`,
-        // `NCBot`, `Wotbot`): only in long names.
-        let Some(meant) = known.iter().find(|t| {
-            let name = bare(t.as_bytes());
-            name.len() >= 5
-                && match one_edit(&written, &name) {
-                    Some(Edit::Changed) => name.len() >= 9,
-                    Some(_) => true,
-                    None => false,
-                }
-        }) else {
-            continue;
-        };
-        let n = agent.line();
-        let span = ctx.value(n);
-        ctx.report(Code::MisspelledCrawler, n, span, || {
-            (
-                format!(
-                    "`{}` is not `{meant}`, a known crawler's name: this \
+    for group in robots.groups() {
+        for agent in group.agents() {
+            let token = agent.product_token();
+            if agent.is_global()
+                || token.is_empty()
+                || known
+                    .iter()
+                    .any(|t| t.as_bytes().eq_ignore_ascii_case(token))
+            {
+                continue;
+            }
+            let written = bare(token);
+            // Short names are too close to too much.
+            if written.len() < 5 {
+                continue;
+            }
+            // A changed letter makes another real name too often (`Roverbot`,
+            // `NCBot`, `Wotbot`): only in long names; a letter more or less
+            // in names of six letters or more, or a final `s` (`CCBots`, not
+            // `crcbot`).
+            let Some(meant) = known.iter().find(|t| {
+                let name = bare(t.as_bytes());
+                name.len() >= 5
+                    && match one_edit(&written, &name) {
+                        Some(Edit::Changed) => name.len() >= 9,
+                        Some(Edit::Length) => {
+                            name.len().min(written.len()) >= 6
+                                || written.strip_suffix(b"s")
+                                    == Some(&name[..])
+                        }
+                        Some(_) => true,
+                        None => false,
+                    }
+            }) else {
+                continue;
+            };
+            // The group names the crawler meant as well: it binds it.
+            if group.agents().any(|a| {
+                a.product_token().eq_ignore_ascii_case(meant.as_bytes())
+            }) {
+                continue;
+            }
+            let n = agent.line();
+            let span = ctx.value(n);
+            ctx.report(Code::MisspelledCrawler, n, span, || {
+                (
+                    format!(
+                        "`{}` is not `{meant}`, a known crawler's name: this \
                      group does not bind `{meant}`",
-                    show(token)
-                ),
-                Some(format!(
-                    "write `{meant}`, or leave it if it names another \
+                        show(token)
+                    ),
+                    Some(format!(
+                        "write `{meant}`, or leave it if it names another \
                      crawler"
-                )),
-            )
-        });
+                    )),
+                )
+            });
+        }
     }
 }
 
@@ -329,9 +346,8 @@ pub(crate) fn empty_group(ctx: &mut Ctx<'_>) {
             ctx.report(Code::EmptyGroup, line, whole, || {
                 (
                     format!(
-                        "`{rule}` is on the `user-agent` line, where it is \
-                         read as part of the crawler's name: the group has \
-                         no rules"
+                        "`{rule}` is on the `user-agent` line, where Google \
+                         ignores it: the group has no rules"
                     ),
                     Some("put each rule on a line of its own".into()),
                 )
@@ -826,10 +842,13 @@ mod tests {
             "Roverbot",
             "NCBot",
             "Wotbot",
+            "crcbot",
         ] {
             let body = format!("User-agent: {name}\nDisallow: /\n");
             lints!(body.as_bytes(), "RT211" @ none);
         }
+        // A group that names the crawler meant as well binds it.
+        lints!(b"User-agent: GPT-Bot\nUser-agent: GPTBot\nDisallow: /\n", "RT211" @ none);
         let d = crate::lint(b"User-agent: GPT-Bot\nDisallow: /\n");
         let d = d
             .iter()

@@ -162,6 +162,7 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
             url_or_bad_start(ctx, &r);
             space_in_rule(ctx, &r);
             unrequested_path(ctx, &r);
+            comment_in_rule(ctx, &r);
             dollar_in_middle(ctx, &r);
             redundant_wildcard(ctx, &r, &lengths);
             if r.kind() == RuleKind::Disallow {
@@ -243,6 +244,9 @@ fn bad_start_help(written: &str) -> String {
                 home page)"
             .into();
     }
+    if let Some(help) = host_help(written) {
+        return help;
+    }
     if let Some(meant) = from_regex(written) {
         return format!(
             "rules are not regular expressions (`*` is any characters, a \
@@ -264,12 +268,26 @@ fn bad_start_help(written: &str) -> String {
         // An extension, or a query: on any path.
         return format!("write `/*{}`", show(written.as_bytes()));
     }
-    // A host name, then a path: the path alone.
-    let (first, path) = match written.find('/') {
-        Some(at) => (&written[..at], &written[at..]),
-        None => (written, ""),
+    format!("write `/{}`", show(written.as_bytes()))
+}
+
+/// RT107's advice for a host name, then a path (`example.com/private/`,
+/// also as a regular expression: `^https?://example\.com/admin/.*`): the
+/// path alone.
+fn host_help(written: &str) -> Option<String> {
+    let bare = written.strip_prefix('^').unwrap_or(written);
+    let bare = ["https?://", "http://", "https://"]
+        .iter()
+        .find_map(|scheme| bare.strip_prefix(scheme))
+        .unwrap_or(bare);
+    let (first, path) = match bare.find('/') {
+        Some(at) => (&bare[..at], &bare[at..]),
+        None => (bare, ""),
     };
-    let host = first.contains('.')
+    let first = first.replace("\\.", ".");
+    // `.svn`, `.edu`: a name's end, no host.
+    let host = !first.starts_with('.')
+        && first.contains('.')
         && first
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-.:".contains(&b))
@@ -279,24 +297,34 @@ fn bad_start_help(written: &str) -> String {
                 // `admin.php`, `index.html/x`: a file, not a host.
                 && !FILE_EXTENSIONS.contains(&tld.to_ascii_lowercase().as_str())
         });
-    if host {
-        return if path.is_empty() || path == "/" {
+    if !host {
+        return None;
+    }
+    if path.is_empty() || path == "/" {
+        return Some(
             "a rule is a path on this site, without its host: `/` is the \
              whole site"
-                .into()
-        } else {
-            format!(
-                "a rule is a path on this site, without its host: write `{}`",
-                show(path.as_bytes())
-            )
-        };
+                .into(),
+        );
     }
-    format!("write `/{}`", show(written.as_bytes()))
+    // The path as a rule, if it was written as a regular expression.
+    let path = if looks_like_regex(path) {
+        from_regex(&format!("^{path}"))?
+    } else {
+        path.to_string()
+    };
+    Some(format!(
+        "a rule is a path on this site, without its host: write `{}`",
+        show(path.as_bytes())
+    ))
 }
 
 /// Whether a rule's value reads as a regular expression: a leading `^`,
 /// `.*` or `.+`, an escaped punctuation mark, or a group `(…)`.
 fn looks_like_regex(written: &str) -> bool {
+    // A final `.*` alone is a file name's pattern as often (`secure.*`,
+    // `/tv-schedule.*`: a `.` and any extension).
+    let written = written.strip_suffix(".*").unwrap_or(written);
     let bytes = written.as_bytes();
     written.starts_with('^')
         || written.contains(".*")
@@ -322,7 +350,10 @@ fn from_regex(written: &str) -> Option<String> {
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
+            // A literal `$` or `*` is no rule's (`$` would end it, `*`
+            // match anything).
             '\\' => match chars.next() {
+                Some('$' | '*') => return None,
                 Some(e) if e.is_ascii_punctuation() => out.push(e),
                 _ => return None,
             },
@@ -333,7 +364,10 @@ fn from_regex(written: &str) -> Option<String> {
                 }
             }
             '$' if chars.peek().is_none() => out.push('$'),
-            '(' | ')' | '[' | ']' | '{' | '}' | '|' | '+' | '^' | '$' => {
+            // Groups, classes, alternatives, anchors and the quantifiers
+            // a rule cannot say (`/search/?$`: an optional `/`).
+            '(' | ')' | '[' | ']' | '{' | '}' | '|' | '+' | '?' | '^'
+            | '$' => {
                 return None;
             }
             _ => out.push(c),
@@ -348,8 +382,43 @@ fn from_regex(written: &str) -> Option<String> {
     } else {
         format!("/*{}", out.trim_start_matches(['/', '*']))
     };
-    // A final `*` adds nothing (rules match prefixes).
-    Some(out.trim_end_matches('*').to_string())
+    // A final `*` adds nothing (rules match prefixes). What means every
+    // path (`.*`, `^`) gets no rewrite: `/` would block the whole site.
+    let out = out.trim_end_matches('*');
+    (out != "/").then(|| out.to_string())
+}
+
+/// RT116: a `#` right after a rule's path, with text after it: a
+/// fragment the author meant to single out (`Disallow: /faq#private`),
+/// which starts a comment instead.
+fn comment_in_rule(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
+    let n = r.line();
+    let raw = ctx.lines.get(n);
+    let Some(fields) = crate::lint::fields(raw) else { return };
+    let value = fields.value;
+    if value.is_empty() || raw.get(value.end) != Some(&b'#') {
+        return;
+    }
+    let after = &raw[value.end + 1..raw.len().min(robotrules::MAX_LINE_LEN)];
+    let fragment = after.split(|b| b.is_ascii_whitespace()).next();
+    let Some(fragment) = fragment.filter(|f| !f.is_empty()) else { return };
+    let path = &raw[value.clone()];
+    let span = value.start..value.end + 1 + fragment.len();
+    let verb = match r.kind() {
+        RuleKind::Allow => "allows",
+        RuleKind::Disallow => "blocks",
+    };
+    ctx.report(Code::CommentInRule, n, span, || {
+        (
+            format!(
+                "`#{}` starts a comment: this rule is `{}`, and {verb} \
+                 every URL it starts, whatever the fragment",
+                show(fragment),
+                show(path)
+            ),
+            Some(Code::CommentInRule.help().into()),
+        )
+    });
 }
 
 /// RT115: a rule whose path holds what browsers never send in one, so
@@ -550,6 +619,12 @@ fn dollar_in_middle(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
 /// and would tie, so lose, as `/page`).
 fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>, lengths: &Lengths) {
     let pattern = r.pattern();
+    // A regular expression's escape gets the rule it means from RT107 or
+    // RT115, not a second rewrite.
+    let written = String::from_utf8_lossy(r.as_written());
+    if written.contains('\\') && from_regex(&written).is_some() {
+        return;
+    }
     let shorter = without_redundant_stars(pattern);
     if shorter.len() == pattern.len()
         || lengths.other_between(r.kind(), shorter.len(), pattern.len())
@@ -625,7 +700,14 @@ fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>, group: &[Rule<'_>]) {
     let paths: Vec<String> = if is_asset_folder(&lower) {
         let folder = pattern.trim_end_matches('*');
         let folder = folder.strip_suffix('/').unwrap_or(folder);
-        vec![format!("{folder}/a.css"), format!("{folder}/a.js")]
+        // Where the assets of the folder live: WordPress keeps them in
+        // its themes and plugins, Next.js in `static`.
+        let inside: &[&str] = match folder.to_ascii_lowercase().as_str() {
+            "/wp-content" => &["/themes/t/a.css", "/plugins/p/a.js"],
+            "/_next" => &["/static/a.css", "/static/a.js"],
+            _ => &["/a.css", "/a.js"],
+        };
+        inside.iter().map(|p| format!("{folder}{p}")).collect()
     } else {
         let [path, _] = super::groups::witness(pattern);
         vec![path]
@@ -880,7 +962,7 @@ mod tests {
             ("/.*\\.pdf", "/*.pdf", "/a/b.pdf", "/a/b.html"),
             ("./private/", "/private/", "/private/x", "/a/private/"),
             ("?sort=", "/*?sort=", "/shoes?sort=price", "/shoes"),
-            ("secure.*", "/*secure", "/a/secure/x", "/a/open"),
+            ("^secure.*", "/secure", "/secure/x", "/a/secure"),
             (
                 "/blog/author/.*\\?.*",
                 "/blog/author/*?",
@@ -888,6 +970,21 @@ mod tests {
                 "/blog/author/a",
             ),
             (".jpg$", "/*.jpg$", "/a/b.jpg", "/a/b.jpg?x"),
+            (
+                "example.com/admin/.*\\.php",
+                "/admin/*.php",
+                "/admin/x/a.php",
+                "/admin/a.html",
+            ),
+            ("example.com/admin/.*", "/admin/.*", "/admin/.x", "/admin/x"),
+            ("www\\.example\\.com/admin/", "/admin/", "/admin/x", "/a/admin/"),
+            (
+                "^https?://example\\.com/admin/",
+                "/admin/",
+                "/admin/x",
+                "/a/admin/",
+            ),
+            (".svn", "/*.svn", "/a/.svn/x", "/a/svn"),
         ] {
             let got = suggested(value);
             assert_eq!(got, meant, "{value}");
@@ -898,11 +995,68 @@ mod tests {
             assert!(!robots.is_allowed("a", &url(blocked)), "{value}");
             assert!(robots.is_allowed("a", &url(open)), "{value}");
         }
-        // More than these idioms: no guess.
-        let body = b"User-agent: *\nDisallow: (.*)\\.pdf\n";
-        let found = crate::lint(body);
-        let help = found.iter().find_map(|d| d.help.clone()).unwrap();
-        assert!(!help.contains("write `"), "{help}");
+        // More than these idioms, or every path: no guess.
+        for value in
+            ["(.*)\\.pdf", ".*", "^", ".+", "^/search/?$", "^/a\\*b", "/a\\$"]
+        {
+            let body = format!("User-agent: *\nDisallow: {value}\n");
+            let found = crate::lint(body.as_bytes());
+            let help: Vec<_> = found
+                .iter()
+                .filter(|d| {
+                    matches!(
+                        d.code,
+                        crate::Code::BadPathStart
+                            | crate::Code::UnrequestedPath
+                    )
+                })
+                .filter_map(|d| d.help.clone())
+                .collect();
+            assert!(
+                help.iter().all(|h| !h.contains("write `/`")),
+                "{value}: {help:?}"
+            );
+            assert!(
+                help.iter().all(|h| !h.contains("not regular expressions (")),
+                "{value}: {help:?}"
+            );
+        }
+        // RT109 stays for what is a rule's `*` as well.
+        lints!(b"User-agent: *\nDisallow: /shows/tv-schedule.*\n", "RT109" @ 2);
+        // No other help on the same line: RT109 is quiet.
+        let found =
+            crate::lint(b"User-agent: *\nDisallow: /blog/author/.*\\?.*\n");
+        assert!(!found
+            .iter()
+            .any(|d| d.code == crate::Code::RedundantWildcard));
+    }
+
+    #[test]
+    fn rt116_comment_in_rule() {
+        lints!(b"User-agent: *\nDisallow: /page#section\n", "RT116" @ 2);
+        lints!(b"User-agent: *\nAllow: /faq#a b\n", "RT116" @ 2);
+        let found = crate::lint(b"User-agent: *\nAllow: /d/#/a.html\n");
+        let d = found
+            .iter()
+            .find(|d| d.code == crate::Code::CommentInRule)
+            .unwrap();
+        assert_eq!(d.message, "`#/a.html` starts a comment: this rule is `/d/`, and allows every URL it starts, whatever the fragment");
+        // A comment after white space, an empty one, or no path: none.
+        lints!(b"User-agent: *\nDisallow: /page #section\n", "RT116" @ none);
+        lints!(b"User-agent: *\nDisallow: /page#\n", "RT116" @ none);
+        lints!(b"User-agent: *\nDisallow:#x\n", "RT116" @ none);
+        let found = crate::lint(b"User-agent: *\nDisallow: /faq#private\n");
+        let d = found
+            .iter()
+            .find(|d| d.code == crate::Code::CommentInRule)
+            .unwrap();
+        assert_eq!(d.message, "`#private` starts a comment: this rule is `/faq`, and blocks every URL it starts, whatever the fragment");
+        assert_eq!(d.column, 11);
+        // What the reference reads: the path alone.
+        let robots = robotrules::Robots::parse(
+            b"User-agent: *\nDisallow: /faq#private\n",
+        );
+        assert!(!robots.is_allowed("a", "https://e.example/faq/other"));
     }
 
     #[test]
@@ -1028,6 +1182,10 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /js\n", "RT208" @ 2);
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/*.css\nAllow: /wp-content/*.js\n", "RT208" @ none);
         lints!(b"User-agent: *\nDisallow: /wp-content/uploads/\n", "RT208" @ none);
+        // Themes and plugins opened again, or Next.js' static files.
+        lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\nAllow: /wp-content/plugins/\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /_next/\nAllow: /_next/static/\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\n", "RT208" @ 2);
     }
 
     #[test]
