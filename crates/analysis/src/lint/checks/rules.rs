@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use robotrules::{Coverage, Rule, RuleKind};
+use robotrules::{Coverage, Group, Rule, RuleKind};
 
 use super::super::Ctx;
 use crate::lint::Code;
@@ -146,8 +146,10 @@ pub(crate) fn is_asset(lower: &str) -> bool {
 pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
     let lengths = Lengths::of(robots);
-    // What the `*` groups leave open, worked out once if RT207 needs it.
+    // What the `*` groups leave open, worked out once if RT207 needs it;
+    // and whether the search crawlers are blocked everywhere.
     let mut global_coverage = None;
+    let mut blocked = [None; SEARCH_CRAWLERS.len()];
     // RT208 is about Google's rendering: the groups Googlebot reads, and
     // their rules merged, as Googlebot obeys them.
     let google = robots.select(&["Googlebot"]);
@@ -168,6 +170,8 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
             if r.kind() == RuleKind::Disallow {
                 if global {
                     disallow_all(ctx, &r, &mut global_coverage);
+                } else {
+                    search_engine_blocked(ctx, &r, group, &mut blocked);
                 }
                 if for_google {
                     assets_blocked(ctx, &r, &google_rules);
@@ -682,6 +686,53 @@ fn disallow_all(
     });
 }
 
+/// The crawlers of the two search engines nearly every site wants in:
+/// a group of theirs that blocks them everywhere is RT207's too.
+const SEARCH_CRAWLERS: &[(&str, &str)] =
+    &[("Googlebot", "Google Search"), ("Bingbot", "Bing")];
+
+/// RT207 for a group that names Googlebot or Bingbot: `Disallow: /` (or
+/// the like) that leaves the crawler nothing to fetch on the site.
+/// `blocked` keeps each crawler's answer, worked out once per file.
+fn search_engine_blocked(
+    ctx: &mut Ctx<'_>,
+    r: &Rule<'_>,
+    group: Group<'_>,
+    blocked: &mut [Option<bool>],
+) {
+    if !matches_everything(r.pattern()) {
+        return;
+    }
+    let robots = ctx.robots;
+    for (&(token, engine), blocked) in SEARCH_CRAWLERS.iter().zip(blocked) {
+        let named = group.agents().any(|a| {
+            !a.is_global()
+                && a.product_token().eq_ignore_ascii_case(token.as_bytes())
+        });
+        if !named
+            || !*blocked.get_or_insert_with(|| {
+                matches!(
+                    robots.matcher(&[token]).coverage(),
+                    Coverage::DisallowedEverywhere
+                )
+            })
+        {
+            continue;
+        }
+        let n = r.line();
+        let span = ctx.value(n);
+        ctx.report(Code::DisallowAll, n, span, || {
+            (
+                format!(
+                    "{token} is blocked from the whole site: {engine} \
+                     cannot crawl any of its pages"
+                ),
+                Some(Code::DisallowAll.help().into()),
+            )
+        });
+    }
+}
+
 /// RT208: a disallow that blocks CSS or JavaScript: a pattern that names
 /// such files or an asset folder, and that does block a file of the kind
 /// for its group (its allows may open them again: `Allow: /static/*.css`).
@@ -1029,6 +1080,29 @@ mod tests {
         assert!(!found
             .iter()
             .any(|d| d.code == crate::Code::RedundantWildcard));
+    }
+
+    #[test]
+    fn rt207_search_engines_blocked_by_name() {
+        lints!(b"User-agent: *\nDisallow: /admin/\n\nUser-agent: Googlebot\nDisallow: /\n", "RT207" @ 5);
+        lints!(b"User-agent: bingbot\nDisallow: /\n", "RT207" @ 2);
+        // Opened again, another crawler, or not everything.
+        lints!(b"User-agent: Googlebot\nDisallow: /\nAllow: /public/\n", "RT207" @ none);
+        lints!(b"User-agent: GPTBot\nDisallow: /\n", "RT207" @ none);
+        lints!(b"User-agent: Googlebot\nDisallow: /private/\n", "RT207" @ none);
+        // Many such groups: worked out once (linear), reported within
+        // the per-code bound.
+        let body = "User-agent: Googlebot\nDisallow: /\n".repeat(20_000);
+        let found = crate::lint(body.as_bytes());
+        let n = found
+            .iter()
+            .filter(|d| d.code == crate::Code::DisallowAll)
+            .count();
+        assert_eq!(n, 100);
+        let found = crate::lint(b"User-agent: Googlebot\nDisallow: /\n");
+        let d =
+            found.iter().find(|d| d.code == crate::Code::DisallowAll).unwrap();
+        assert_eq!(d.message, "Googlebot is blocked from the whole site: Google Search cannot crawl any of its pages");
     }
 
     #[test]
