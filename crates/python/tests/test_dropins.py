@@ -234,6 +234,28 @@ def test_robotfileparser_read_errors_read_as_urllib_errors():
                     parser.read()
 
 
+def test_robotfileparser_read_waits_as_sockets_do():
+    # A server that accepts and never answers: urllib's wait is the
+    # sockets' default timeout, and so is the drop-in's.
+    import time
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/robots.txt"
+        before = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(0.5)
+        try:
+            start = time.monotonic()
+            rp = robotrules.RobotFileParser(url)
+            with pytest.raises(urllib.error.URLError) as e:
+                rp.read()
+            assert time.monotonic() - start < 10
+        finally:
+            socket.setdefaulttimeout(before)
+    assert isinstance(e.value.reason, TimeoutError)
+    assert rp.disallow_all
+
+
 def test_robotfileparser_read_bad_url():
     rp = robotrules.RobotFileParser("not a url")
     with pytest.raises(ValueError, match="url"):

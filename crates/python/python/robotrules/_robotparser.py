@@ -4,6 +4,7 @@ with Google's verdicts (RFC 9309) and RFC 9309's fetch rules."""
 from __future__ import annotations
 
 import errno
+import http.client
 import logging
 import socket
 import time
@@ -39,6 +40,8 @@ def _no_answer(outcome: str) -> OSError:
         return TimeoutError(errno.ETIMEDOUT, outcome)
     if "connection reset" in outcome:
         return ConnectionResetError(errno.ECONNRESET, outcome)
+    if "connection closed" in outcome:
+        return http.client.RemoteDisconnected(outcome)
     return OSError(outcome)
 
 
@@ -105,7 +108,12 @@ class RobotFileParser:
             self._set(Robots.parse(body))
             self.modified()
             return
-        result = fetch(self.url)
+        # urllib's requests wait as long as sockets do by default (set by
+        # socket.setdefaulttimeout; none set: the fetch's own 30 seconds).
+        wait = socket.getdefaulttimeout()
+        if wait is not None:
+            wait = min(max(wait, 0.001), 86400.0)
+        result = fetch(self.url, timeout=wait)
         self.fetch_result = result
         if result.truncated:
             logger.warning(

@@ -93,14 +93,16 @@ pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
     }
     let line = ctx.lines.line_at(FETCH_LIMIT);
     let whole = ctx.whole(line);
-    // The rules Google does not read (the one the limit cuts too): how
-    // many, and the first, related.
+    // The rules Google does not read (a line it does not read whole, as
+    // `explain` says): how many, and the first, related.
+    let beyond =
+        crate::first_line_beyond_fetch_limit(ctx.body()).unwrap_or(u32::MAX);
     let mut lost = ctx
         .robots
         .groups()
         .flat_map(|g| g.rules())
         .map(|r| r.line())
-        .filter(|&l| l >= line);
+        .filter(|&l| l >= beyond);
     let first = lost.next();
     let count = first.map_or(0, |_| 1 + lost.count());
     if let Some(d) = ctx.report(Code::TooLarge, line, whole, || {
@@ -238,6 +240,23 @@ mod tests {
             "{}",
             d.message
         );
+        // A rule whose bytes all fit, only its line break past the
+        // limit, is read (as `explain` says): not counted.
+        let mut body = b"User-agent: *\n# ".to_vec();
+        let rule = b"\nDisallow: /bbbb";
+        body.resize(robotrules::FETCH_LIMIT - rule.len(), b'x');
+        body.extend_from_slice(rule);
+        assert_eq!(body.len(), robotrules::FETCH_LIMIT);
+        body.extend_from_slice(b"\r\nDisallow: /c\r\n");
+        let found = crate::lint(&body);
+        let d =
+            found.iter().find(|d| d.code == crate::Code::TooLarge).unwrap();
+        assert!(
+            d.message.ends_with("(1 rule from line 4 on)"),
+            "{}",
+            d.message
+        );
+        assert_eq!(d.related, [4]);
         // Past the limit, only comments: no count.
         let mut body = b"User-agent: *\nDisallow: /a\n".to_vec();
         body.resize(600_000, b'#');

@@ -225,7 +225,11 @@ const FILE_EXTENSIONS: &[&str] = &[
     "cfm", "txt", "xml", "pdf", "js", "css", "json", "gif", "jpg", "jpeg",
     "png", "svg", "webp", "ico", "gz", "doc", "docx", "xls", "xlsx", "ppt",
     "pptx", "rss", "exe", "csv", "bak", "log", "ini", "sql", "woff", "ttf",
-    "mp3", "mp4", "phtml", "action",
+    "mp3", "mp4", "phtml", "action", "zip", "old", "tar", "tgz", "rar", "md",
+    "yml", "yaml", "conf", "cfg", "tmp", "dat", "db", "sqlite", "swf", "flv",
+    "avi", "mov", "wmv", "webm", "ogg", "wav", "rtf", "odt", "ods", "epub",
+    "apk", "jar", "war", "bin", "msi", "deb", "rpm", "rb", "bat", "env",
+    "orig", "inc", "dist", "internal",
 ];
 
 /// RT107's advice for a rule that starts with neither `/` nor `*`, by
@@ -304,18 +308,26 @@ fn host_help(written: &str) -> Option<String> {
     if !host {
         return None;
     }
-    if path.is_empty() || path == "/" {
+    if path.is_empty() || matches_everything(path) {
         return Some(
             "a rule is a path on this site, without its host: `/` is the \
              whole site"
                 .into(),
         );
     }
-    // The path as a rule, if it was written as a regular expression.
-    let path = if looks_like_regex(path) {
-        from_regex(&format!("^{path}"))?
-    } else {
-        path.to_string()
+    // The path as a rule, if it was written as a regular expression
+    // (`/a/?$`: an optional `/`).
+    let regex = looks_like_regex(path) || path.ends_with("?$");
+    let path = match regex.then(|| from_regex(&format!("^{path}"))) {
+        None => path.to_string(),
+        Some(Some(meant)) => meant,
+        Some(None) => {
+            return Some(
+                "a rule is a path on this site, without its host, and not a \
+                 regular expression: write the path as it is requested"
+                    .into(),
+            );
+        }
     };
     Some(format!(
         "a rule is a path on this site, without its host: write `{}`",
@@ -328,7 +340,16 @@ fn host_help(written: &str) -> Option<String> {
 fn looks_like_regex(written: &str) -> bool {
     // A final `.*` alone is a file name's pattern as often (`secure.*`,
     // `/tv-schedule.*`: a `.` and any extension).
-    let written = written.strip_suffix(".*").unwrap_or(written);
+    let written = match written.strip_suffix(".*") {
+        Some(head)
+            if head.ends_with(|c: char| {
+                c.is_ascii_alphanumeric() || c == '-' || c == '_'
+            }) =>
+        {
+            head
+        }
+        _ => written,
+    };
     let bytes = written.as_bytes();
     written.starts_with('^')
         || written.contains(".*")
@@ -379,17 +400,30 @@ fn from_regex(written: &str) -> Option<String> {
     }
     // `/\.pdf$` is a file that ends so, in any directory.
     let root_dot = written.starts_with("/\\.");
+    // Runs of `*` are one.
+    while out.contains("**") {
+        out = out.replace("**", "*");
+    }
+    let rest = out.trim_start_matches('*');
     let out = if out.starts_with('/') && !root_dot {
         out
-    } else if anchored {
+    } else if root_dot {
+        format!("/*{}", out.trim_start_matches('/'))
+    } else if anchored || body.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
+        // Anchored, or a path written without its `/` (`admin/.*`).
         format!("/{}", out.trim_start_matches('/'))
+    } else if rest.starts_with('/') {
+        // `.*/search`: the folder at any depth, the root's too.
+        format!("*{rest}")
     } else {
-        format!("/*{}", out.trim_start_matches(['/', '*']))
+        format!("/*{}", rest.trim_start_matches('/'))
     };
     // A final `*` adds nothing (rules match prefixes). What means every
-    // path (`.*`, `^`) gets no rewrite: `/` would block the whole site.
+    // path (`.*`, `^`, `.*$`) gets no rewrite: it would block the whole
+    // site.
     let out = out.trim_end_matches('*');
-    (out != "/").then(|| out.to_string())
+    (!out.is_empty() && !matches_everything(out)).then(|| out.to_string())
 }
 
 /// RT116: a `#` right after a rule's path, with text after it: a
@@ -629,6 +663,10 @@ fn redundant_wildcard(ctx: &mut Ctx<'_>, r: &Rule<'_>, lengths: &Lengths) {
     if written.contains('\\') && from_regex(&written).is_some() {
         return;
     }
+    // A rule that never matches is RT106's or RT107's.
+    if !(pattern.starts_with('/') || pattern.starts_with('*')) {
+        return;
+    }
     let shorter = without_redundant_stars(pattern);
     if shorter.len() == pattern.len()
         || lengths.other_between(r.kind(), shorter.len(), pattern.len())
@@ -754,7 +792,13 @@ fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>, group: &[Rule<'_>]) {
         // Where the assets of the folder live: WordPress keeps them in
         // its themes and plugins, Next.js in `static`.
         let inside: &[&str] = match folder.to_ascii_lowercase().as_str() {
-            "/wp-content" => &["/themes/t/a.css", "/plugins/p/a.js"],
+            "/wp-content" => &[
+                "/themes/t/style.css?ver=1",
+                "/themes/t/a.js?ver=1",
+                "/plugins/p/a.css?ver=1",
+                "/plugins/p/a.js?ver=1",
+            ],
+            "/wp-includes" => &["/css/a.css?ver=1", "/js/a.js?ver=1"],
             "/_next" => &["/static/a.css", "/static/a.js"],
             _ => &["/a.css", "/a.js"],
         };
@@ -1027,7 +1071,10 @@ mod tests {
                 "/admin/x/a.php",
                 "/admin/a.html",
             ),
-            ("example.com/admin/.*", "/admin/.*", "/admin/.x", "/admin/x"),
+            ("example.com/admin/.*", "/admin/", "/admin/x", "/a/admin/"),
+            (".*/search", "*/search", "/a/search", "/research/paper"),
+            ("admin/.*", "/admin/", "/admin/x", "/wp-admin/x"),
+            ("/dir/**\\?", "/dir/*?", "/dir/a?x", "/dir/a"),
             ("www\\.example\\.com/admin/", "/admin/", "/admin/x", "/a/admin/"),
             (
                 "^https?://example\\.com/admin/",
@@ -1047,9 +1094,20 @@ mod tests {
             assert!(robots.is_allowed("a", &url(open)), "{value}");
         }
         // More than these idioms, or every path: no guess.
-        for value in
-            ["(.*)\\.pdf", ".*", "^", ".+", "^/search/?$", "^/a\\*b", "/a\\$"]
-        {
+        for value in [
+            "(.*)\\.pdf",
+            ".*",
+            "^",
+            ".+",
+            "^/search/?$",
+            "^/a\\*b",
+            "/a\\$",
+            "^/.*$",
+            ".*$",
+            "^.+$",
+            "example.com/.*$",
+            "example.com/a/?$",
+        ] {
             let body = format!("User-agent: *\nDisallow: {value}\n");
             let found = crate::lint(body.as_bytes());
             let help: Vec<_> = found
@@ -1064,7 +1122,9 @@ mod tests {
                 .filter_map(|d| d.help.clone())
                 .collect();
             assert!(
-                help.iter().all(|h| !h.contains("write `/`")),
+                help.iter().all(|h| {
+                    !h.contains("write `/`") && !h.contains("write `/*$`")
+                }),
                 "{value}: {help:?}"
             );
             assert!(
@@ -1259,6 +1319,9 @@ mod tests {
         // Themes and plugins opened again, or Next.js' static files.
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\nAllow: /wp-content/plugins/\n", "RT208" @ none);
         lints!(b"User-agent: *\nDisallow: /_next/\nAllow: /_next/static/\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /wp-includes/\nAllow: /wp-includes/js/\nAllow: /wp-includes/css/\n", "RT208" @ none);
+        // Allowed only without a query: WordPress adds `?ver=`.
+        lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/*.css$\nAllow: /wp-content/plugins/*.js$\n", "RT208" @ 2);
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\n", "RT208" @ 2);
     }
 
