@@ -105,13 +105,15 @@ fn line_numbers_hold_with_crlf_and_lone_cr() {
         }
         for end in [&b"\r\n"[..], b"\r"] {
             let body = with_line_ends(&bad, end);
-            // The crossing line of RT001 moves with the longer line ends.
+            // The crossing line of RT001 moves with the longer line ends:
+            // the first whose text is not read whole.
             let line = if code == "RT001" {
                 let mut offset = 0;
                 robotrules::raw_lines(&body)
                     .position(|l| {
+                        let text_end = offset + l.len();
                         offset += l.len() + end.len();
-                        offset > robotrules::FETCH_LIMIT
+                        text_end > robotrules::FETCH_LIMIT
                     })
                     .map_or(0, |i| i as u32 + 1)
             } else {

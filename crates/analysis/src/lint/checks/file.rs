@@ -91,12 +91,18 @@ pub(crate) fn too_large(ctx: &mut Ctx<'_>) {
     if len <= FETCH_LIMIT {
         return;
     }
-    let line = ctx.lines.line_at(FETCH_LIMIT);
+    // The first line Google does not read whole (as `explain` says), and
+    // the rules from it on: how many, and the first, related. Nothing
+    // past it but line ends: nothing is lost.
+    let Some(beyond) = crate::first_line_beyond_fetch_limit(ctx.body()) else {
+        return;
+    };
+    let rest = ctx.body().get(ctx.lines.start(beyond)..).unwrap_or_default();
+    if rest.iter().all(|b| matches!(b, b'\r' | b'\n')) {
+        return;
+    }
+    let line = beyond;
     let whole = ctx.whole(line);
-    // The rules Google does not read (a line it does not read whole, as
-    // `explain` says): how many, and the first, related.
-    let beyond =
-        crate::first_line_beyond_fetch_limit(ctx.body()).unwrap_or(u32::MAX);
     let mut lost = ctx
         .robots
         .groups()
@@ -256,7 +262,12 @@ mod tests {
             "{}",
             d.message
         );
-        assert_eq!(d.related, [4]);
+        // Reported on that first line not read whole.
+        assert_eq!((d.line, &d.related[..]), (4, &[][..]));
+        // Only line ends past the limit: nothing is lost, no RT001.
+        body.truncate(robotrules::FETCH_LIMIT);
+        body.extend_from_slice(b"\r\n");
+        lints!(&body, "RT001" @ none);
         // Past the limit, only comments: no count.
         let mut body = b"User-agent: *\nDisallow: /a\n".to_vec();
         body.resize(600_000, b'#');

@@ -269,8 +269,12 @@ fn bad_start_help(written: &str) -> String {
             .into();
     }
     if let Some(rest) = written.strip_prefix("./") {
-        // A path relative to the site's root.
-        return format!("write `/{}`", show(rest.as_bytes()));
+        // A path relative to the site's root (never one for the whole
+        // site).
+        let meant = format!("/{rest}");
+        if !blocks_everything(&meant) {
+            return format!("write `{}`", show(meant.as_bytes()));
+        }
     }
     if written.starts_with('.') || written.starts_with('?') {
         // An extension, or a query: on any path.
@@ -283,11 +287,12 @@ fn bad_start_help(written: &str) -> String {
 /// also as a regular expression: `^https?://example\.com/admin/.*`): the
 /// path alone.
 fn host_help(written: &str) -> Option<String> {
-    let bare = written.strip_prefix('^').unwrap_or(written);
+    let unanchored = written.strip_prefix('^').unwrap_or(written);
     let bare = ["https?://", "http://", "https://"]
         .iter()
-        .find_map(|scheme| bare.strip_prefix(scheme))
-        .unwrap_or(bare);
+        .find_map(|scheme| unanchored.strip_prefix(scheme))
+        .unwrap_or(unanchored);
+    let scheme = bare.len() != unanchored.len();
     let (first, path) = match bare.find('/') {
         Some(at) => (&bare[..at], &bare[at..]),
         None => (bare, ""),
@@ -307,6 +312,15 @@ fn host_help(written: &str) -> Option<String> {
         });
     if !host {
         return None;
+    }
+    // A name alone may be a file's as well (`backup.zip`, `cart.pl`):
+    // both readings.
+    if path.is_empty() && !scheme && !first.starts_with("www.") {
+        return Some(format!(
+            "write `/{}` if it names a file; if it is a host, a rule is a \
+             path on this site, and `/` is the whole site",
+            show(bare.as_bytes())
+        ));
     }
     if path.is_empty() || matches_everything(path) {
         return Some(
@@ -369,8 +383,9 @@ fn from_regex(written: &str) -> Option<String> {
     if !looks_like_regex(written) {
         return None;
     }
-    let anchored = written.starts_with('^');
     let body = written.strip_prefix('^').unwrap_or(written);
+    // `^.*/search` is as anchored as `.*/search`: not at all.
+    let anchored = written.starts_with('^') && !body.starts_with(".*");
     let mut out = String::with_capacity(body.len() + 2);
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
@@ -398,8 +413,11 @@ fn from_regex(written: &str) -> Option<String> {
             _ => out.push(c),
         }
     }
-    // `/\.pdf$` is a file that ends so, in any directory.
-    let root_dot = written.starts_with("/\\.");
+    // `/\.pdf$` is a file that ends so, in any directory (`/\.git` is
+    // the root's `.git`).
+    let root_dot = written.starts_with("/\\.")
+        && written.ends_with('$')
+        && !written[1..].contains('/');
     // Runs of `*` are one.
     while out.contains("**") {
         out = out.replace("**", "*");
@@ -423,7 +441,14 @@ fn from_regex(written: &str) -> Option<String> {
     // path (`.*`, `^`, `.*$`) gets no rewrite: it would block the whole
     // site.
     let out = out.trim_end_matches('*');
-    (!out.is_empty() && !matches_everything(out)).then(|| out.to_string())
+    (!blocks_everything(out)).then(|| out.to_string())
+}
+
+/// Whether a rewrite would block the whole site: `/`, `/*`, `/*$`, and
+/// the same after leading `*` (`*/`: every path has a `/`).
+fn blocks_everything(rule: &str) -> bool {
+    let core = rule.trim_start_matches('*');
+    core.is_empty() || matches_everything(rule) || matches_everything(core)
 }
 
 /// RT116: a `#` right after a rule's path, with text after it: a
@@ -516,7 +541,9 @@ fn unrequested_path(ctx: &mut Ctx<'_>, r: &Rule<'_>) {
                      characters, a final `$` the end): write `{}`",
                     show(meant.as_bytes())
                 )
-            } else if robotrules::unrequested_part(&plain).is_none() {
+            } else if robotrules::unrequested_part(&plain).is_none()
+                && !blocks_everything(&plain)
+            {
                 format!(
                     "write `{}`, or `/` for the `\\`",
                     show(plain.as_bytes())
@@ -742,33 +769,54 @@ fn search_engine_blocked(
         return;
     }
     let robots = ctx.robots;
+    let agents: Vec<(u32, &[u8])> =
+        group.agents().map(|a| (a.line(), a.product_token())).collect();
+    let mut found: Vec<(&str, &str)> = Vec::new();
     for (&(token, engine), blocked) in SEARCH_CRAWLERS.iter().zip(blocked) {
-        let named = group.agents().any(|a| {
-            !a.is_global()
-                && a.product_token().eq_ignore_ascii_case(token.as_bytes())
-        });
-        if !named
-            || !*blocked.get_or_insert_with(|| {
-                matches!(
-                    robots.matcher(&[token]).coverage(),
-                    Coverage::DisallowedEverywhere
-                )
-            })
-        {
+        let Some(&(line, _)) = agents
+            .iter()
+            .find(|(_, t)| t.eq_ignore_ascii_case(token.as_bytes()))
+        else {
+            continue;
+        };
+        // Named apart from the group's last `user-agent` line (a
+        // `crawl-delay` between): merged into this group's rules, which
+        // RT210 explains; removing the rule would unblock the others.
+        let last = agents.iter().map(|&(l, _)| l).max().unwrap_or(line);
+        let together =
+            (line..=last).all(|l| agents.iter().any(|&(a, _)| a == l));
+        if !together {
             continue;
         }
-        let n = r.line();
-        let span = ctx.value(n);
-        ctx.report(Code::DisallowAll, n, span, || {
-            (
-                format!(
-                    "{token} is blocked from the whole site: {engine} \
-                     cannot crawl any of its pages"
-                ),
-                Some(Code::DisallowAll.help().into()),
+        let everywhere = *blocked.get_or_insert_with(|| {
+            matches!(
+                robots.matcher(&[token]).coverage(),
+                Coverage::DisallowedEverywhere
             )
         });
+        if everywhere {
+            found.push((token, engine));
+        }
     }
+    if found.is_empty() {
+        return;
+    }
+    let n = r.line();
+    let span = ctx.value(n);
+    ctx.report(Code::DisallowAll, n, span, || {
+        let (tokens, engines): (Vec<&str>, Vec<&str>) =
+            found.iter().copied().unzip();
+        let is = if found.len() == 1 { "is" } else { "are" };
+        (
+            format!(
+                "{} {is} blocked from the whole site: {} cannot crawl any of \
+                 its pages",
+                tokens.join(" and "),
+                engines.join(" and ")
+            ),
+            Some(Code::DisallowAll.help().into()),
+        )
+    });
 }
 
 /// RT208: a disallow that blocks CSS or JavaScript: a pattern that names
@@ -786,28 +834,35 @@ fn assets_blocked(ctx: &mut Ctx<'_>, r: &Rule<'_>, group: &[Rule<'_>]) {
     }
     // A file of the kind that the pattern blocks: in a folder, a
     // stylesheet and a script; else the path the pattern names.
-    let paths: Vec<String> = if is_asset_folder(&lower) {
+    let paths: Vec<Vec<String>> = if is_asset_folder(&lower) {
         let folder = pattern.trim_end_matches('*');
         let folder = folder.strip_suffix('/').unwrap_or(folder);
         // Where the assets of the folder live: WordPress keeps them in
         // its themes and plugins, Next.js in `static`.
-        let inside: &[&str] = match folder.to_ascii_lowercase().as_str() {
+        // Each kind of file is open if one of its usual places is.
+        let inside: &[&[&str]] = match folder.to_ascii_lowercase().as_str() {
             "/wp-content" => &[
-                "/themes/t/style.css?ver=1",
-                "/themes/t/a.js?ver=1",
-                "/plugins/p/a.css?ver=1",
-                "/plugins/p/a.js?ver=1",
+                &["/themes/t/style.css?ver=1"],
+                &["/themes/t/a.js?ver=1"],
+                &["/plugins/p/a.css?ver=1"],
+                &["/plugins/p/a.js?ver=1"],
             ],
-            "/wp-includes" => &["/css/a.css?ver=1", "/js/a.js?ver=1"],
-            "/_next" => &["/static/a.css", "/static/a.js"],
-            _ => &["/a.css", "/a.js"],
+            "/wp-includes" => &[&["/css/a.css?ver=1"], &["/js/a.js?ver=1"]],
+            "/_next" => &[&["/static/a.css"], &["/static/a.js"]],
+            _ => &[&["/a.css", "/css/a.css"], &["/a.js", "/js/a.js"]],
         };
-        inside.iter().map(|p| format!("{folder}{p}")).collect()
+        inside
+            .iter()
+            .map(|kind| kind.iter().map(|p| format!("{folder}{p}")).collect())
+            .collect()
     } else {
         let [path, _] = super::groups::witness(pattern);
-        vec![path]
+        vec![vec![path]]
     };
-    if paths.iter().all(|p| super::groups::allows(group, p)) {
+    let open = |kind: &Vec<String>| {
+        kind.iter().any(|p| super::groups::allows(group, p))
+    };
+    if paths.iter().all(open) {
         return;
     }
     let n = r.line();
@@ -1075,6 +1130,9 @@ mod tests {
             (".*/search", "*/search", "/a/search", "/research/paper"),
             ("admin/.*", "/admin/", "/admin/x", "/wp-admin/x"),
             ("/dir/**\\?", "/dir/*?", "/dir/a?x", "/dir/a"),
+            ("^.*/search$", "*/search$", "/search", "/research"),
+            ("/\\.git", "/.git", "/.git/config", "/tools/my.github"),
+            ("cart.pl", "/cart.pl", "/cart.pl", "/cart.php"),
             ("www\\.example\\.com/admin/", "/admin/", "/admin/x", "/a/admin/"),
             (
                 "^https?://example\\.com/admin/",
@@ -1107,6 +1165,13 @@ mod tests {
             "^.+$",
             "example.com/.*$",
             "example.com/a/?$",
+            ".*/",
+            ".*/.*",
+            "./",
+            "./*",
+            "/\\*",
+            "/\\",
+            "*\\/",
         ] {
             let body = format!("User-agent: *\nDisallow: {value}\n");
             let found = crate::lint(body.as_bytes());
@@ -1123,7 +1188,9 @@ mod tests {
                 .collect();
             assert!(
                 help.iter().all(|h| {
-                    !h.contains("write `/`") && !h.contains("write `/*$`")
+                    !["write `/`", "write `/*$`", "write `*/`", "write `/*`"]
+                        .iter()
+                        .any(|w| h.contains(w))
                 }),
                 "{value}: {help:?}"
             );
@@ -1150,6 +1217,15 @@ mod tests {
         lints!(b"User-agent: Googlebot\nDisallow: /\nAllow: /public/\n", "RT207" @ none);
         lints!(b"User-agent: GPTBot\nDisallow: /\n", "RT207" @ none);
         lints!(b"User-agent: Googlebot\nDisallow: /private/\n", "RT207" @ none);
+        // Merged into a later group across a `crawl-delay`: RT210's.
+        lints!(b"User-agent: bingbot\nCrawl-delay: 30\n\nUser-agent: GPTBot\nDisallow: /\n", "RT207" @ none);
+        // Both in one group: one message.
+        let found = crate::lint(
+            b"User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /\n",
+        );
+        let d =
+            found.iter().find(|d| d.code == crate::Code::DisallowAll).unwrap();
+        assert_eq!(d.message, "Googlebot and Bingbot are blocked from the whole site: Google Search and Bing cannot crawl any of its pages");
         // Many such groups: worked out once (linear), reported within
         // the per-code bound.
         let body = "User-agent: Googlebot\nDisallow: /\n".repeat(20_000);
@@ -1320,6 +1396,8 @@ mod tests {
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\nAllow: /wp-content/plugins/\n", "RT208" @ none);
         lints!(b"User-agent: *\nDisallow: /_next/\nAllow: /_next/static/\n", "RT208" @ none);
         lints!(b"User-agent: *\nDisallow: /wp-includes/\nAllow: /wp-includes/js/\nAllow: /wp-includes/css/\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /static/\nAllow: /static/css/\nAllow: /static/js/\n", "RT208" @ none);
+        lints!(b"User-agent: *\nDisallow: /static/\nAllow: /static/css/\n", "RT208" @ 2);
         // Allowed only without a query: WordPress adds `?ver=`.
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/*.css$\nAllow: /wp-content/plugins/*.js$\n", "RT208" @ 2);
         lints!(b"User-agent: *\nDisallow: /wp-content/\nAllow: /wp-content/themes/\n", "RT208" @ 2);
