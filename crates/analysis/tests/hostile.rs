@@ -87,6 +87,32 @@ fn one_crawler_in_ten_thousand_groups() {
 }
 
 #[test]
+fn one_group_of_many_misspelled_names_and_whole_site_rules() {
+    // 30,000 `user-agent` lines in one group, each a misspelled name, the
+    // last Googlebot, then 10,000 rules that match every path: RT211 and
+    // RT207 read the group's names once, and the rules once.
+    let mut body = Vec::new();
+    for _ in 0..30_000 {
+        body.extend_from_slice(b"User-agent: GPT-Bot\n");
+    }
+    body.extend_from_slice(b"User-agent: Googlebot\n");
+    for _ in 0..10_000 {
+        body.extend_from_slice(b"Disallow: /\n");
+    }
+    let found = lint(&body);
+    assert_eq!(count(&found, Code::MisspelledCrawler), 100);
+    let blocked: Vec<u32> = found
+        .iter()
+        .filter(|d| d.code == Code::DisallowAll)
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(blocked, [30_002]);
+    // With the crawler meant in the group as well: none.
+    body.splice(0..0, b"User-agent: GPTBot\n".iter().copied());
+    assert_eq!(count(&lint(&body), Code::MisspelledCrawler), 0);
+}
+
+#[test]
 fn many_rules_of_one_form_and_one_priority() {
     let mut body = b"User-agent: *\n".to_vec();
     for i in 0..20_000 {

@@ -183,20 +183,27 @@ pub(crate) fn bad_user_agent(ctx: &mut Ctx<'_>) {
 /// its rules do not bind the crawler it most likely means.
 pub(crate) fn misspelled_crawler(ctx: &mut Ctx<'_>) {
     let robots = ctx.robots;
-    let known = crate::Catalogue::builtin_tokens();
+    let tokens = crate::Catalogue::builtin_tokens();
+    // Short names are too close to too much.
+    let known: Vec<(&str, Vec<u8>)> = tokens
+        .iter()
+        .map(|t| (t.as_str(), bare(t.as_bytes())))
+        .filter(|(_, name)| name.len() >= 5)
+        .collect();
     for group in robots.groups() {
+        // The group's names, read once if a name needs them.
+        let mut names: Option<Vec<&[u8]>> = None;
         for agent in group.agents() {
             let token = agent.product_token();
             if agent.is_global()
                 || token.is_empty()
-                || known
+                || tokens
                     .iter()
                     .any(|t| t.as_bytes().eq_ignore_ascii_case(token))
             {
                 continue;
             }
             let written = bare(token);
-            // Short names are too close to too much.
             if written.len() < 5 {
                 continue;
             }
@@ -204,10 +211,9 @@ pub(crate) fn misspelled_crawler(ctx: &mut Ctx<'_>) {
             // `NCBot`, `Wotbot`): only in long names; a letter more or less
             // in names of six letters or more, or a final `s` (`CCBots`, not
             // `crcbot`).
-            let Some(meant) = known.iter().find(|t| {
-                let name = bare(t.as_bytes());
-                name.len() >= 5
-                    && match one_edit(&written, &name) {
+            let Some(&(meant, _)) = known.iter().find(|(_, name)| {
+                name.len().abs_diff(written.len()) <= 1
+                    && match one_edit(&written, name) {
                         Some(Edit::Changed) => name.len() >= 9,
                         Some(Edit::Length) => {
                             name.len().min(written.len()) >= 6
@@ -221,9 +227,10 @@ pub(crate) fn misspelled_crawler(ctx: &mut Ctx<'_>) {
                 continue;
             };
             // The group names the crawler meant as well: it binds it.
-            if group.agents().any(|a| {
-                a.product_token().eq_ignore_ascii_case(meant.as_bytes())
-            }) {
+            let names = names.get_or_insert_with(|| {
+                group.agents().map(|a| a.product_token()).collect()
+            });
+            if names.iter().any(|n| n.eq_ignore_ascii_case(meant.as_bytes())) {
                 continue;
             }
             let n = agent.line();

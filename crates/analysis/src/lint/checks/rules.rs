@@ -160,6 +160,9 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
     for group in robots.groups() {
         let global = group.is_global();
         let for_google = google_groups.contains(&group.index());
+        // RT207 for a named group: its first rule that matches every path
+        // (the others are duplicates, RT205's).
+        let mut named_checked = false;
         for r in group.rules() {
             url_or_bad_start(ctx, &r);
             space_in_rule(ctx, &r);
@@ -170,7 +173,8 @@ pub(crate) fn each_rule(ctx: &mut Ctx<'_>) {
             if r.kind() == RuleKind::Disallow {
                 if global {
                     disallow_all(ctx, &r, &mut global_coverage);
-                } else {
+                } else if !named_checked && matches_everything(r.pattern()) {
+                    named_checked = true;
                     search_engine_blocked(ctx, &r, group, &mut blocked);
                 }
                 if for_google {
@@ -782,9 +786,8 @@ fn search_engine_blocked(
         // Named apart from the group's last `user-agent` line (a
         // `crawl-delay` between): merged into this group's rules, which
         // RT210 explains; removing the rule would unblock the others.
-        let last = agents.iter().map(|&(l, _)| l).max().unwrap_or(line);
-        let together =
-            (line..=last).all(|l| agents.iter().any(|&(a, _)| a == l));
+        let from = agents.iter().position(|&(l, _)| l == line).unwrap_or(0);
+        let together = agents[from..].windows(2).all(|w| w[1].0 == w[0].0 + 1);
         if !together {
             continue;
         }
