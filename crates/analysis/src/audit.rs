@@ -416,21 +416,23 @@ fn walk(
             // returns for the first token of the chain that a group
             // names.
             named_groups.clear();
-            named_groups.extend(dedup(
+            push_dedup(
+                &mut named_groups,
                 names.iter().filter(|&&(p, _)| p == place).map(|&(_, g)| g),
-            ));
+            );
             let mut via = Via::Named;
             for t in &crawler.fallback {
                 if !named_groups.is_empty() {
                     break;
                 }
                 via = Via::Fallback;
-                named_groups.extend(dedup(
+                push_dedup(
+                    &mut named_groups,
                     agents
                         .iter()
                         .filter(|(_, a)| !a.is_global() && a.is_named_by(t))
                         .map(|&(g, _)| g),
-                ));
+                );
             }
             if named_groups.is_empty() {
                 via = if crawler.ignores_global || !any_global {
@@ -472,12 +474,18 @@ fn walk(
 /// The group indexes of `it` (in file order), each once.
 fn dedup(it: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::new();
+    push_dedup(&mut out, it);
+    out
+}
+
+/// Pushes the group indexes of `it` (in file order) onto `out`, each
+/// once (into the room `out` already has: no new list per crawler).
+fn push_dedup(out: &mut Vec<usize>, it: impl Iterator<Item = usize>) {
     for g in it {
         if out.last() != Some(&g) {
             out.push(g);
         }
     }
-    out
 }
 
 #[cfg(test)]

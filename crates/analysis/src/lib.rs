@@ -7,7 +7,7 @@
 //! every result serializes to the JSON the command line prints.
 //!
 //! * [`lint`](fn@lint): compiler-style [`Diagnostic`]s, each with a stable
-//!   [`Code`] (`RT001`…`RT209`), a severity, the line and byte span, a
+//!   [`Code`] (`RT001`…`RT211`), a severity, the line and byte span, a
 //!   message and a help line.
 //! * [`explain`](fn@explain): an [`Explanation`] of one verdict — the groups chosen
 //!   and why, every matching rule with its priority, the deciding rule.
