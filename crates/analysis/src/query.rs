@@ -568,6 +568,20 @@ pub fn check_url(url: &str) -> Vec<Warning> {
             ),
             suggestion: None,
         });
+    } else if let Some(e) = unparsable(url) {
+        // Nothing a crawler could request: say so, and not what an
+        // encoding of it would be.
+        out.push(Warning {
+            kind: WarningKind::NotUrl,
+            message: format!(
+                "\"{}\" is not a URL that a crawler can request ({e}, by \
+                 the WHATWG URL standard): it is judged as the path \"{}\"",
+                escape(url),
+                escape(&robotrules::path_of(url))
+            ),
+            suggestion: None,
+        });
+        return out;
     }
     // (A URL of nothing but white space is no request at all.)
     let encoded = match percent_encode(url) {
@@ -760,6 +774,17 @@ pub fn other_authority(url: &str, site: &str) -> Warning {
         ),
         suggestion: None,
     }
+}
+
+/// Why `url`, which starts with a scheme and `://`, is no URL to a URL
+/// parser (the WHATWG URL standard, as browsers and most HTTP clients
+/// read it): a port out of range, a host with a space, a broken IPv6
+/// literal… `None` for a path, or a URL that parses.
+fn unparsable(url: &str) -> Option<url::ParseError> {
+    if url.starts_with('/') {
+        return None;
+    }
+    url::Url::parse(url).err()
 }
 
 /// Returns true if `url` starts with `/` or with a scheme and `://`.
@@ -1208,5 +1233,36 @@ mod tests {
         // Sent as they are in a query: no warning.
         assert!(check_url("https://e.com/s?q=a|b&c={d}^e").is_empty());
         assert!(check_url("http://[::1]:8080/a%20b?x=%").is_empty());
+    }
+
+    #[test]
+    fn urls_no_parser_reads() {
+        for url in [
+            "http://127.0.0.1:99999/private",
+            "http://127.0.0.1:80:1/private",
+            "http://[zz]/private",
+            "http://exa mple.com/private",
+            "http://:80/private",
+        ] {
+            let w = check_url(url);
+            assert_eq!(w.len(), 1, "{url}: {w:?}");
+            assert_eq!(w[0].kind, WarningKind::NotUrl, "{url}");
+            assert!(w[0].message.contains("the path \"/private\""), "{w:?}");
+            assert!(w[0].suggestion.is_none());
+        }
+        let w = check_url("http://e.com:99999/");
+        assert!(w[0].message.contains("invalid port number"), "{w:?}");
+        // What a URL parser cleans up is still a URL, with the form it
+        // requests.
+        for url in [
+            "https://e.com/a b",
+            "https://e.com/caf\u{e9}",
+            "https://b\u{fc}cher.de/",
+        ] {
+            let w = check_url(url);
+            assert_eq!(w.len(), 1, "{url}: {w:?}");
+            assert_eq!(w[0].kind, WarningKind::NeedsEncoding, "{url}");
+        }
+        assert!(check_url("ftp://h/robots.txt").is_empty());
     }
 }

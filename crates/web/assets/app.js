@@ -262,10 +262,31 @@ async function refreshFile() {
     renderMarks();
     renderHighlights();
   } catch (err) {
-    if (generation === state.fileGeneration) status(err.message, true);
+    if (generation === state.fileGeneration) {
+      clearAnswers();
+      status(err.message, true);
+    }
     return;
   }
   await refreshChecks();
+}
+
+// After a request that failed, nothing shown may describe a file or a
+// question it was not the answer to: the answers are taken away.
+function clearAnswers() {
+  ++state.generation;
+  state.diagnostics = [];
+  state.audit = [];
+  state.results = [];
+  state.explanation = null;
+  renderLint();
+  renderAudit();
+  renderResults();
+  renderExplanation();
+  renderMarks();
+  renderHighlights();
+  $("lint-count").textContent = "not checked";
+  $("audit-summary").textContent = "Not checked.";
 }
 
 async function refreshChecks() {
@@ -297,7 +318,14 @@ async function refreshChecks() {
     await refreshExplanation(generation);
     status("Up to date");
   } catch (err) {
-    if (generation === state.generation) status(err.message, true);
+    if (generation === state.generation) {
+      state.results = [];
+      state.explanation = null;
+      renderResults();
+      renderExplanation();
+      renderHighlights();
+      status(err.message, true);
+    }
   }
 }
 
@@ -655,8 +683,10 @@ async function fetchSite(event) {
     box.classList.toggle("bad", r.access !== "obey");
     box.hidden = false;
     state.fetched = r;
+    // As bytes either way: the editor turns CR line ends into LF, and the
+    // file is checked as it was served until it is edited.
     if (data.robots_base64 !== null && data.robots_base64 !== undefined) showFile(fromBase64(data.robots_base64));
-    else showText(data.robots);
+    else showFile(new TextEncoder().encode(data.robots));
     if (urls().join("\n") === DEFAULT_URLS.join("\n")) {
       $("urls").value = r.authority + "/";
     }

@@ -237,6 +237,45 @@ def test_fetch_from_a_site_on_loopback(page, server):
         site.close()
 
 
+def test_a_fetched_file_with_cr_line_ends_is_checked_as_served(page, server):
+    site = RobotsSite("User-agent: *\rDisallow: /a\rAllow: /a/b\r")
+    try:
+        ready(page, server)
+        fetch(page, site.url)
+        expect(page.locator("#fetch-report")).to_contain_text("available")
+        # The editor shows LF; the page says it checks the bytes served,
+        # and lint finds their CR line ends, as `robotrules lint` does.
+        expect(page.locator("#bytes-note")).to_be_visible()
+        expect(page.locator("#lint li[data-code='RT004']")).to_have_count(1)
+        set_query(page, [site.url + "/a/x"], ["FooBot"])
+        expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    finally:
+        site.close()
+
+
+def test_a_failed_request_leaves_no_answers_of_the_text_before(page, server):
+    ready(page, server)
+    page.fill("#robots", FILE)
+    set_query(page, ["https://site.example/private/report.html"], ["FooBot"])
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    expect(page.locator("#backdrop .hl.decide-disallow[data-line='2']")).to_have_count(1)
+    # Past the 1 MiB a request may carry: refused, and the verdict, the
+    # highlight and the lint of the text before are gone.
+    page.fill("#robots", "User-agent: *\nAllow: /\n" + "#" * (1100 * 1024))
+    expect(page.locator("#status")).to_contain_text("over the size limit")
+    expect(rows(page)).to_have_count(0)
+    expect(page.locator("#backdrop .hl")).to_have_count(0)
+    expect(page.locator("#lint-count")).to_have_text("not checked")
+    expect(page.locator("#audit tr")).to_have_count(0)
+    # A file that can be checked again is.
+    page.fill("#robots", FILE)
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    # Too many URLs: the check is refused, and its old answers go too.
+    page.fill("#urls", "\n".join(f"/p{i}" for i in range(1001)))
+    expect(page.locator("#status")).to_contain_text("URLs")
+    expect(rows(page)).to_have_count(0)
+
+
 def test_an_unreachable_site_disallows_everything(page, server):
     site = RobotsSite("busy", status=503)
     try:

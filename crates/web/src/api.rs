@@ -452,7 +452,7 @@ struct ExplainRequest {
 async fn explain_route(
     State(app): State<App>,
     Body(req): Body<ExplainRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     agent_names(&req.agents)?;
     blocking(&app, move || {
         let names = agent_names(&req.agents)?;
@@ -463,9 +463,15 @@ async fn explain_route(
         let mut warnings = check_agents(&names);
         warnings.extend(check_url(&req.url));
         warnings.extend(explanation.fetch_limit_warning());
-        let mut value = to_json(&explanation)?;
-        value["warnings"] = to_json(&warnings)?;
-        Ok(Json(value))
+
+        #[derive(serde::Serialize)]
+        struct Answer<'a, T> {
+            #[serde(flatten)]
+            explanation: &'a T,
+            warnings: &'a [robotrules_analysis::Warning],
+        }
+        let answer = Answer { explanation: &explanation, warnings: &warnings };
+        capped_json(&answer, "the explanation")
     })
     .await
 }
@@ -484,12 +490,12 @@ struct FileRequest {
 async fn lint(
     State(app): State<App>,
     Body(req): Body<FileRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     blocking(&app, move || {
         let body = robots_bytes(&req.robots, &req.robots_base64)?;
         let body = &body[..];
         let robots = Robots::parse(body);
-        to_json(&lint_with(&robots, body, &Options::default())).map(Json)
+        capped_json(&lint_with(&robots, body, &Options::default()), "the lint")
     })
     .await
 }
@@ -499,12 +505,12 @@ async fn lint(
 async fn audit_route(
     State(app): State<App>,
     Body(req): Body<FileRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let catalogue = Arc::clone(&app.catalogue);
     blocking(&app, move || {
         let body = robots_bytes(&req.robots, &req.robots_base64)?;
         let robots = Robots::parse(&body);
-        to_json(&audit_file(&robots, &body, &catalogue)).map(Json)
+        capped_json(&audit_file(&robots, &body, &catalogue), "the audit")
     })
     .await
 }
@@ -597,6 +603,47 @@ async fn openapi() -> impl IntoResponse {
         [(header::CONTENT_TYPE, "application/json")],
         include_str!("openapi.json"),
     )
+}
+
+/// `value` as a JSON answer, written straight to its bytes and refused
+/// (422, naming `what`) as soon as they pass [`MAX_ANSWER_BYTES`]: a
+/// file of 1 MiB can ask for an answer many times its size (an audit
+/// lists, for every crawler, each line of the groups that apply to it).
+fn capped_json<T: serde::Serialize>(
+    value: &T,
+    what: &str,
+) -> Result<Response, ApiError> {
+    /// A writer that takes at most [`MAX_ANSWER_BYTES`].
+    struct Capped(Vec<u8>);
+
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() + buf.len() > MAX_ANSWER_BYTES {
+                return Err(std::io::Error::other("too long"));
+            }
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let mut out = Capped(Vec::new());
+    match serde_json::to_writer(&mut out, value) {
+        Ok(()) => Ok(([(header::CONTENT_TYPE, "application/json")], out.0)
+            .into_response()),
+        Err(e) if e.is_io() => Err(ApiError::invalid(format!(
+            "{what} of this file takes more than {} MiB: too much to \
+             answer here (`robotrules` on the command line has no limit)",
+            MAX_ANSWER_BYTES >> 20
+        ))),
+        Err(e) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            e.to_string(),
+        )),
+    }
 }
 
 fn to_json<T: serde::Serialize>(

@@ -45,9 +45,12 @@
 //!   twice what a crawler reads of a robots.txt, RFC 9309 §2.5), and so
 //!   are the numbers of URLs and crawler names of a request;
 //! * every request has a time limit ([`Config::request_timeout`]), a
-//!   request's head must arrive within [`Config::header_timeout`], the
-//!   connections served at once are capped ([`Config::max_connections`]:
-//!   memory is at most a few request bodies per connection), and the
+//!   request's head must arrive within [`Config::header_timeout`], an
+//!   answer that its client does not read within the request's time
+//!   limit ends the connection, a connection lasts at most
+//!   [`Config::max_connection_age`], the connections served at once are
+//!   capped ([`Config::max_connections`]: memory is at most a few request
+//!   bodies per connection, answers are capped at 4 MiB), and the
 //!   analysis is linear in the file (or n log n); explain, lint and audit
 //!   run a few at a time, each once its request is read whole, so slow
 //!   clients cannot hold them;
@@ -103,6 +106,7 @@ pub struct Config {
     pub(crate) address_policy: Option<robotrules_fetch::AddressPolicy>,
     pub(crate) header_timeout: Duration,
     pub(crate) max_connections: usize,
+    pub(crate) max_connection_age: Duration,
     pub(crate) allowed_hosts: Vec<String>,
     pub(crate) proxies: Vec<std::net::IpAddr>,
 }
@@ -118,6 +122,7 @@ impl Default for Config {
             address_policy: None,
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
+            max_connection_age: Duration::from_secs(120),
             allowed_hosts: Vec::new(),
             proxies: Vec::new(),
         }
@@ -187,6 +192,17 @@ impl Config {
     /// wait to be accepted.
     pub fn max_connections(mut self, n: usize) -> Self {
         self.max_connections = n.max(1);
+        self
+    }
+
+    /// How long [`serve`] keeps a connection (default 2 min): then it
+    /// finishes the answer in progress, within the request time limit,
+    /// and closes it; clients open another. With the cap of
+    /// [`Config::max_connections`], no client holds its places for
+    /// longer, however slowly it reads. An answer that its client does
+    /// not read at all ends its connection after the request time limit.
+    pub fn max_connection_age(mut self, age: Duration) -> Self {
+        self.max_connection_age = age;
         self
     }
 
@@ -300,11 +316,26 @@ pub async fn serve(
             },
         );
         let service = hyper_util::service::TowerToHyperService::new(service);
-        let connection = http.serve_connection(TokioIo::new(stream), service);
+        // A client that does not read its answer: the write that waits
+        // on it fails.
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(config.request_timeout));
+        let io = TokioIo::new(Box::pin(stream));
+        let connection = http.serve_connection(io, service);
+        let (age, grace) = (config.max_connection_age, config.request_timeout);
         tokio::spawn(async move {
-            // A client that goes away, or sends no head in time, ends
-            // only its own connection.
-            let _ = connection.await;
+            // A client that goes away, sends no head in time or reads
+            // nothing ends only its own connection; one that reads its
+            // answers too slowly to stall a write has the connection for
+            // `age`, then the answer in progress (`grace` at most).
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = tokio::time::sleep(age) => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(grace, connection).await;
+                }
+            }
             drop(slot);
         });
     }

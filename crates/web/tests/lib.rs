@@ -517,6 +517,25 @@ async fn bad_input_gets_clear_errors() {
     let (status, _) =
         post(&base, "/api/audit", json!({"robots": hostile})).await;
     assert_eq!(status, 200);
+    // A file whose audit lists its 69,000 lines for every crawler (34 MB)
+    // or whose explanation lists them once (2.6 MB, under the cap).
+    let groups = format!("{}Disallow: /\n", "User-agent: *\n".repeat(69_000));
+    let (status, got) =
+        post(&base, "/api/audit", json!({"robots": groups})).await;
+    assert_eq!(status, 422, "{got}");
+    let error = got["error"].as_str().unwrap();
+    assert!(error.contains("the audit of this file takes more"), "{error}");
+    let (status, got) = post(
+        &base,
+        "/api/explain",
+        json!({"robots": groups, "agents": ["GPTBot"], "url": "/"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(got["warnings"][0]["kind"], "beyond-fetch-limit");
+    let (status, _) =
+        post(&base, "/api/lint", json!({"robots": groups})).await;
+    assert_eq!(status, 200);
 }
 
 #[tokio::test]
@@ -752,6 +771,63 @@ async fn connections_beyond_the_cap_wait_for_a_place() {
         .unwrap()
         .unwrap();
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn answers_not_read_end_their_connection() {
+    use tokio::io::AsyncWriteExt;
+    let config = Config::default()
+        .max_connections(1)
+        .request_timeout(Duration::from_millis(500));
+    let base = start(config).await;
+    let addr: SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    // The only place: a client that asks for the page's script a thousand
+    // times over (30 MB), through a small window, and reads nothing.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(addr).await.unwrap();
+    let asks = "GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(1000);
+    stream.write_all(asks.as_bytes()).await.unwrap();
+    // Its writes stall, its connection ends, and the next client is
+    // served.
+    let r = tokio::time::timeout(
+        Duration::from_secs(30),
+        Client::new().get(format!("{base}/api/catalogue")).send(),
+    )
+    .await
+    .expect("the place was never given back")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    drop(stream);
+}
+
+#[tokio::test]
+async fn connections_last_at_most_their_age() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = Config::default()
+        .header_timeout(Duration::from_secs(120))
+        .max_connection_age(Duration::from_millis(300));
+    let base = start(config).await;
+    let addr = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/catalogue HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    // The answer, then the end of the connection, long before the head
+    // of a next request is due.
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(
+        Duration::from_secs(30),
+        stream.read_to_end(&mut got),
+    )
+    .await;
+    assert!(read.is_ok(), "the connection was kept open");
+    assert!(
+        got.starts_with(b"HTTP/1.1 200"),
+        "{:?}",
+        &got[..20.min(got.len())]
+    );
 }
 
 #[tokio::test]
