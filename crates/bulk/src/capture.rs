@@ -83,16 +83,28 @@ impl Source {
 /// line, relative to the list's directory (a file, a directory or another
 /// list);
 /// anything else is one file, its format from its name ([`Source::of`]).
+/// A file or directory reached twice (named twice, in a directory named
+/// and on its own, through a link) is taken once, where it comes first:
+/// its captures are not counted twice, and a link to a directory above
+/// it is no loop.
 ///
 /// # Errors
 ///
-/// A directory or list that cannot be read. (A file that cannot be read,
+/// An input that is not there, or a directory or list that cannot be
+/// read. (A file that a list or directory names and that cannot be read,
 /// or is not there, is the job's [`Problem`], reported with the others:
 /// one missing file of thousands does not stop a long job.)
 pub fn expand(inputs: &[PathBuf]) -> io::Result<Vec<Source>> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for input in inputs {
-        expand_one(input, &mut out, 0)?;
+        if std::fs::symlink_metadata(input).is_err() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("\"{}\": no such file or directory", input.display()),
+            ));
+        }
+        expand_one(input, &mut out, 0, &mut seen)?;
     }
     Ok(out)
 }
@@ -104,14 +116,22 @@ fn expand_one(
     path: &Path,
     out: &mut Vec<Source>,
     lists: usize,
+    seen: &mut std::collections::HashSet<PathBuf>,
 ) -> io::Result<()> {
+    // Taken before: nothing more. (A path that does not resolve is taken
+    // as it is, and reported when it is read.)
+    if let Ok(real) = path.canonicalize() {
+        if !seen.insert(real) {
+            return Ok(());
+        }
+    }
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()?;
         entries.sort();
         for entry in entries {
-            expand_one(&entry, out, lists)?;
+            expand_one(&entry, out, lists, seen)?;
         }
         return Ok(());
     }
@@ -137,7 +157,7 @@ fn expand_one(
             let p =
                 if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
             // A list may name directories and lists as well as files.
-            expand_one(&p, out, lists + 1)?;
+            expand_one(&p, out, lists + 1, seen)?;
         }
         return Ok(());
     }

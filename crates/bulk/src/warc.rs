@@ -532,9 +532,16 @@ impl<R: BufRead> Reader<R> {
                     }
                 }
                 Err(detail) => {
+                    // Read on at the next record, as in a plain file.
+                    let next = memchr::memmem::find(slice, b"\nWARC/");
+                    let skipped = next.map_or(slice.len(), |p| p + 1);
+                    let detail = format!("{detail}; {skipped} bytes skipped");
                     let p = self.problem(offset, ProblemKind::Header, detail);
                     self.pending.push_back(Err(p));
-                    break;
+                    slice = &slice[skipped..];
+                    if next.is_none() {
+                        break;
+                    }
                 }
             }
         }
@@ -1152,6 +1159,16 @@ fn read_record(
     } else {
         skip(r, keep).map_err(|e| e.to_string())?
     };
+    static NEXT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| {
+            memchr::memmem::Finder::new("\r\n\r\nWARC/")
+        });
+    // A block that holds the start of the next record: its Content-Length
+    // runs into the records after it, whether the input ends first or
+    // not, and what follows is not skipped.
+    if let Some(p) = wanted.then(|| NEXT.find(&record.block)).flatten() {
+        return Ok(Some((record, End::Overrun(p + 4))));
+    }
     let mut short = got < keep;
     if short && wanted && record.block.ends_with(b"\r\n\r\n") {
         // A block shorter than its Content-Length took the record's end,
@@ -1164,17 +1181,8 @@ fn read_record(
         record.block_truncated = true;
     }
     record.block_truncated |= short;
-    static NEXT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| {
-            memchr::memmem::Finder::new("\r\n\r\nWARC/")
-        });
-    let swallowed = (wanted && !record.block_truncated)
-        .then(|| NEXT.find(&record.block))
-        .flatten();
     let end = if short {
         End::Short
-    } else if let Some(p) = swallowed {
-        End::Overrun(p + 4)
     } else if ends_record(r).unwrap_or(true) {
         // (An input that fails there fails again on the next read, which
         // reports it; the record is whole as far as it can tell.)
@@ -1622,6 +1630,48 @@ mod tests {
                 whole(0, b"three"),
             ]
         );
+        // So long that the input ends first: the same, in a plain file
+        // and in one gzip member (the rows after were lost, or read as
+        // the block).
+        let mut a = record("a", b"one");
+        length(&mut a, b"Length: 3\r", b"Length: 99999999999\r");
+        let data = [a.clone(), b.clone(), c.clone()].concat();
+        let (at_b, at_c) = (a.len() as u64, (a.len() + b.len()) as u64);
+        assert_eq!(
+            got(&data),
+            [
+                Err((ProblemKind::Header, 0)),
+                whole(at_b, b"two, and more bytes than the rest"),
+                whole(at_c, b"three"),
+            ]
+        );
+        assert_eq!(
+            got(&gz(&data))[..3],
+            [
+                Err((ProblemKind::Header, 0)),
+                whole(0, b"two, and more bytes than the rest"),
+                whole(0, b"three"),
+            ]
+        );
+        // A header that cannot be read, in a member of several records:
+        // reading goes on at the next record, as in a plain file.
+        for (from, to) in [
+            (&b"Length: 3\r"[..], &b"Length: x\r"[..]),
+            (b"Content-Length: 3\r\n", b""),
+        ] {
+            let mut a = record("a", b"one");
+            length(&mut a, from, to);
+            let data = [c.clone(), a, b.clone(), c.clone()].concat();
+            assert_eq!(
+                got(&gz(&data)),
+                [
+                    whole(0, b"three"),
+                    Err((ProblemKind::Header, 0)),
+                    whole(0, b"two, and more bytes than the rest"),
+                    whole(0, b"three"),
+                ]
+            );
+        }
         // Too short: the block is read as cut, and the rest is passed
         // over to the next record.
         let mut a = record("a", b"one\ntwo");
