@@ -1228,12 +1228,16 @@ enum End {
 
 /// Whether what follows a block is the end of its record: the line ends
 /// that close it (consumed), then the next record or the end of the
-/// input.
+/// input, or anything after the two line ends that close a record (what
+/// is not a record there is the next read's problem: the block is
+/// whole).
 fn ends_record(r: &mut impl BufRead) -> io::Result<bool> {
     const NEXT: &[u8] = b"WARC/";
+    let mut newlines = 0;
     loop {
         let buf = r.fill_buf()?;
         let n = buf.iter().take_while(|b| b"\r\n".contains(b)).count();
+        newlines += buf[..n].iter().filter(|&&b| b == b'\n').count();
         if n == buf.len() && n > 0 {
             r.consume(n);
             continue;
@@ -1241,7 +1245,7 @@ fn ends_record(r: &mut impl BufRead) -> io::Result<bool> {
         r.consume(n);
         let buf = r.fill_buf()?;
         let k = buf.len().min(NEXT.len());
-        return Ok(buf[..k] == NEXT[..k]);
+        return Ok(newlines >= 2 || buf[..k] == NEXT[..k]);
     }
 }
 
@@ -1685,6 +1689,27 @@ mod tests {
         assert_eq!(got_gz[0], Ok((0, b"one\nt".to_vec(), true)));
         assert_eq!(got_gz[1], Err((ProblemKind::Truncated, 0)));
         assert_eq!(got_gz.last().map(|r| r.is_ok()), Some(true));
+        // Bytes that are not a record after a block and the line ends
+        // that close it: the block is whole, and the bytes are reported.
+        let junk = [record("a", b"one"), b"JUNK\r\n".to_vec(), c.clone()];
+        let at_junk = junk[0].len() as u64;
+        let at_c = at_junk + 6;
+        assert_eq!(
+            got(&junk.concat()),
+            [
+                whole(0, b"one"),
+                Err((ProblemKind::Header, at_junk)),
+                whole(at_c, b"three")
+            ]
+        );
+        assert_eq!(
+            got(&gz(&junk.concat())),
+            [
+                whole(0, b"one"),
+                Err((ProblemKind::Header, 0)),
+                whole(0, b"three")
+            ]
+        );
         // Line ends alone after a block, or none before the next record:
         // whole.
         let mut bare = record("a", b"one");
