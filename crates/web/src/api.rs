@@ -312,8 +312,13 @@ fn too_large() -> ApiError {
     )
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "no such API route")
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    let what = if uri.path().starts_with("/api/") {
+        "no such API route"
+    } else {
+        "no such page: the tester is at /"
+    };
+    ApiError::new(StatusCode::NOT_FOUND, what)
 }
 
 /// The file of a request, from its `robots` (text) or `robots_base64`

@@ -138,6 +138,12 @@ async fn the_page_and_its_assets_with_security_headers() {
     let r = reqwest::get(format!("{base}/api/nothing")).await.unwrap();
     assert_eq!(r.status(), 404);
     assert_eq!(r.headers()["cache-control"], "no-store");
+    let error: Value = r.json().await.unwrap();
+    assert_eq!(error["error"], "no such API route");
+    let r = reqwest::get(format!("{base}/nope")).await.unwrap();
+    assert_eq!(r.status(), 404);
+    let error: Value = r.json().await.unwrap();
+    assert_eq!(error["error"], "no such page: the tester is at /");
 }
 
 #[tokio::test]
