@@ -114,14 +114,27 @@ impl Summary {
 
 impl HopReport {
     /// The hop as reported.
+    /// A user name and password in the URL (a redirect's `Location` may
+    /// carry them) are not shown.
     pub fn new(hop: &Hop) -> HopReport {
-        let request = match hop.url.strip_suffix("/robots.txt") {
-            Some(site) if hop.url.starts_with("ftp://") => {
+        let url = match url::Url::parse(&hop.url) {
+            Ok(mut u)
+                if !u.username().is_empty() || u.password().is_some() =>
+            {
+                // Neither fails on a URL that has them.
+                let _ = u.set_username("");
+                let _ = u.set_password(None);
+                u.to_string()
+            }
+            _ => hop.url.clone(),
+        };
+        let request = match url.strip_suffix("/robots.txt") {
+            Some(site) if url.starts_with("ftp://") => {
                 format!("RETR /robots.txt on {site}")
             }
-            _ => format!("GET {}", hop.url),
+            _ => format!("GET {url}"),
         };
-        HopReport { request, url: hop.url.clone(), status: hop.status }
+        HopReport { request, url, status: hop.status }
     }
 }
 
@@ -220,5 +233,11 @@ mod tests {
             HopReport::new(&http).request,
             "GET https://example.com/robots.txt"
         );
+        // What a Location carries in its user info is not shown.
+        let told =
+            Hop::new("http://user:pw@example.com/robots.txt", Some(200));
+        let report = HopReport::new(&told);
+        assert_eq!(report.request, "GET http://example.com/robots.txt");
+        assert_eq!(report.url, "http://example.com/robots.txt");
     }
 }
