@@ -760,9 +760,30 @@ async function encodeState() {
   return "j" + toBase64Url(json);
 }
 
+// A link's state is at most what one request carries, with room: a link
+// made to inflate to gigabytes is refused, not inflated.
+const MAX_STATE_BYTES = 4 << 20;
+
+async function inflateState(bytes) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const parts = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > MAX_STATE_BYTES) {
+      await reader.cancel();
+      throw new Error("the link's state is too large");
+    }
+    parts.push(value);
+  }
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
+}
+
 async function decodeState(text) {
   let bytes = fromBase64Url(text.slice(1));
-  if (text[0] === "z") bytes = await pipe(bytes, new DecompressionStream("deflate-raw"));
+  if (text[0] === "z") bytes = await inflateState(bytes);
   const s = JSON.parse(new TextDecoder().decode(bytes));
   return {
     robots: String(s.robots || ""),

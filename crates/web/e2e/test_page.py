@@ -162,6 +162,21 @@ def test_a_shared_link_restores_the_state(page, server, browser):
     fresh_context.close()
 
 
+def test_a_link_that_inflates_to_too_much_is_refused(page, server):
+    import base64
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    # A state that reads as JSON once inflated: 64 MiB of a file.
+    json = b'{"robots": "' + b" " * (64 << 20) + b'", "urls": ["/"]}'
+    bomb = packer.compress(json) + packer.flush()
+    state = "z" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    page.goto(server + "/#s=" + state)
+    expect(page.locator("body[data-ready=true]")).to_have_count(1)
+    # Not inflated: the page shows its example instead.
+    expect(page.locator("#robots")).to_have_value(re.compile("User-agent: GPTBot"))
+
+
 def test_upload_a_file(page, server, tmp_path):
     ready(page, server)
     path = tmp_path / "robots.txt"
