@@ -571,6 +571,28 @@ fn from_record(
     if record.kind != "response" {
         return None;
     }
+    let mut date = record.date.unwrap_or_default();
+    if !date.is_empty() && !is_warc_date(&date) {
+        // An offset is moved to UTC, as for a JSON line; what is no date
+        // cannot be ordered among the site's captures.
+        match utc_date(&date) {
+            Some(utc) => date = utc,
+            None => {
+                let url = record.target_uri.unwrap_or_default();
+                return Some(Err(Problem {
+                    file: name.to_string(),
+                    offset: record.offset,
+                    kind: ProblemKind::Header,
+                    detail: format!(
+                        "the WARC-Date {date:?} of the response for {url:?} \
+                         is not a date (`2024-02-21T10:00:00Z`): which \
+                         capture of its site is the latest cannot be told; \
+                         passed over"
+                    ),
+                }));
+            }
+        }
+    }
     let mut c = Capture {
         pos: Pos {
             source: index,
@@ -579,7 +601,7 @@ fn from_record(
         },
         crawl: crawl.to_string(),
         url: record.target_uri.unwrap_or_default(),
-        date: record.date.unwrap_or_default(),
+        date,
         // A payload the writer cut is read as one the input cut: its last
         // line, which it may have cut, is not read.
         cut: record.block_truncated || record.truncated.is_some(),
