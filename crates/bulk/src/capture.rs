@@ -120,8 +120,9 @@ fn expand_one(
 ) -> io::Result<()> {
     // Taken before: nothing more. (A path that does not resolve is taken
     // as it is, and reported when it is read.)
-    if let Ok(real) = path.canonicalize() {
-        if !seen.insert(real) {
+    let real = path.canonicalize().ok();
+    if let Some(real) = &real {
+        if !seen.insert(real.clone()) {
             return Ok(());
         }
     }
@@ -161,7 +162,10 @@ fn expand_one(
         }
         return Ok(());
     }
-    out.push(Source::of(path));
+    // A link is read as what it links to: `latest -> crawl.warc.gz` is a
+    // WARC file, whichever of the two names comes first.
+    let format = Source::of(real.as_deref().unwrap_or(path)).format;
+    out.push(Source { path: path.to_path_buf(), format });
     Ok(())
 }
 
@@ -573,10 +577,12 @@ fn from_record(
     }
     let mut date = record.date.unwrap_or_default();
     if !date.is_empty() && !is_warc_date(&date) {
-        // An offset is moved to UTC, as for a JSON line; what is no date
-        // cannot be ordered among the site's captures.
+        // An offset is moved to UTC, as for a JSON line; another form
+        // that starts as a date is ordered by its digits, as written; what
+        // is no date cannot be ordered among the site's captures.
         match utc_date(&date) {
             Some(utc) => date = utc,
+            None if starts_dated(&date) => {}
             None => {
                 let url = record.target_uri.unwrap_or_default();
                 return Some(Err(Problem {
@@ -696,6 +702,19 @@ fn is_warc_date(date: &str) -> bool {
         }
         None => fits(SECONDS, time) || fits("dddd-dd-ddTdd:dd", time),
     }
+}
+
+/// Whether `date` starts as a date does, `2024-02-21…`, or is the
+/// fourteen digits of older archives' dates (`20240221100000`): its digits
+/// order it.
+fn starts_dated(date: &str) -> bool {
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    (digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7))
+        && (b.get(7) == Some(&b'-') && digits(8..10))
+        || (b.len() == 14 && digits(0..14))
 }
 
 /// A JSON line's `date` as a `WARC-Date` in UTC: as it is if it is one

@@ -1163,13 +1163,17 @@ fn read_record(
         std::sync::LazyLock::new(|| {
             memchr::memmem::Finder::new("\r\n\r\nWARC/")
         });
-    // A block that holds the start of the next record: its Content-Length
-    // runs into the records after it, whether the input ends first or
-    // not, and what follows is not skipped.
-    if let Some(p) = wanted.then(|| NEXT.find(&record.block)).flatten() {
+    let mut short = got < keep;
+    // A block, whole or cut short by the end of the input, that holds the
+    // start of the next record: its Content-Length runs into the records
+    // after it. (A block longer than what is kept, and there in full, is
+    // not judged by its start.)
+    let judged = length <= keep || short;
+    if let Some(p) =
+        (wanted && judged).then(|| NEXT.find(&record.block)).flatten()
+    {
         return Ok(Some((record, End::Overrun(p + 4))));
     }
-    let mut short = got < keep;
     if short && wanted && record.block.ends_with(b"\r\n\r\n") {
         // A block shorter than its Content-Length took the record's end,
         // the line ends that close it: they are not the block's.
@@ -1228,16 +1232,12 @@ enum End {
 
 /// Whether what follows a block is the end of its record: the line ends
 /// that close it (consumed), then the next record or the end of the
-/// input, or anything after the two line ends that close a record (what
-/// is not a record there is the next read's problem: the block is
-/// whole).
+/// input.
 fn ends_record(r: &mut impl BufRead) -> io::Result<bool> {
     const NEXT: &[u8] = b"WARC/";
-    let mut newlines = 0;
     loop {
         let buf = r.fill_buf()?;
         let n = buf.iter().take_while(|b| b"\r\n".contains(b)).count();
-        newlines += buf[..n].iter().filter(|&&b| b == b'\n').count();
         if n == buf.len() && n > 0 {
             r.consume(n);
             continue;
@@ -1245,7 +1245,7 @@ fn ends_record(r: &mut impl BufRead) -> io::Result<bool> {
         r.consume(n);
         let buf = r.fill_buf()?;
         let k = buf.len().min(NEXT.len());
-        return Ok(newlines >= 2 || buf[..k] == NEXT[..k]);
+        return Ok(buf[..k] == NEXT[..k]);
     }
 }
 
@@ -1689,26 +1689,33 @@ mod tests {
         assert_eq!(got_gz[0], Ok((0, b"one\nt".to_vec(), true)));
         assert_eq!(got_gz[1], Err((ProblemKind::Truncated, 0)));
         assert_eq!(got_gz.last().map(|r| r.is_ok()), Some(true));
-        // Bytes that are not a record after a block and the line ends
-        // that close it: the block is whole, and the bytes are reported.
-        let junk = [record("a", b"one"), b"JUNK\r\n".to_vec(), c.clone()];
-        let at_junk = junk[0].len() as u64;
-        let at_c = at_junk + 6;
-        assert_eq!(
-            got(&junk.concat()),
-            [
-                whole(0, b"one"),
-                Err((ProblemKind::Header, at_junk)),
-                whole(at_c, b"three")
-            ]
+        // A Content-Length that ends before a blank line of the body:
+        // the block is cut there, not whole.
+        let mut a = record(
+            "a",
+            b"User-agent: *\nAllow: /\n\nUser-agent: G\nDisallow: /\n",
         );
+        length(&mut a, b"Length: 50\r", b"Length: 22\r");
+        let data = [a.clone(), c.clone()].concat();
+        let got_plain = got(&data);
         assert_eq!(
-            got(&gz(&junk.concat())),
-            [
-                whole(0, b"one"),
-                Err((ProblemKind::Header, 0)),
-                whole(0, b"three")
-            ]
+            got_plain[0],
+            Ok((0, b"User-agent: *\nAllow: /".to_vec(), true))
+        );
+        assert_eq!(got_plain[1], Err((ProblemKind::Truncated, 0)));
+        // A block longer than a member is held, there in full: not judged
+        // by the records its start may hold.
+        let mut inner = record("evil.example", b"x");
+        inner.extend(vec![b'#'; MEMBER_LIMIT]);
+        let big = record("big.example", &[&b"\r\n\r\n"[..], &inner].concat());
+        let data = [big.clone(), c.clone()].concat();
+        let blocks: Vec<_> = got(&data)
+            .into_iter()
+            .map(|r| r.map(|(o, b, cut)| (o, b.len(), cut)))
+            .collect();
+        assert_eq!(
+            blocks,
+            [Ok((0, MEMBER_LIMIT, true)), Ok((big.len() as u64, 5, false))]
         );
         // Line ends alone after a block, or none before the next record:
         // whole.

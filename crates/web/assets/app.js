@@ -249,25 +249,27 @@ async function refreshFile() {
   const generation = ++state.fileGeneration;
   const robots = robotsPayload();
   renderGutter();
-  try {
-    const [diagnostics, audit] = await Promise.all([
-      api("/api/lint", robots),
-      api("/api/audit", robots),
-    ]);
-    if (generation !== state.fileGeneration) return;
-    state.diagnostics = diagnostics;
-    state.audit = audit;
-    renderLint();
-    renderAudit();
-    renderMarks();
-    renderHighlights();
-  } catch (err) {
-    if (generation === state.fileGeneration) {
-      clearAnswers();
-      status(err.message, true);
-    }
+  // Each answer stands on its own: an audit too large to send (tens of
+  // thousands of groups) leaves the lint and the checks.
+  const [lint, audit] = await Promise.allSettled([
+    api("/api/lint", robots),
+    api("/api/audit", robots),
+  ]);
+  if (generation !== state.fileGeneration) return;
+  if (lint.status === "rejected" && audit.status === "rejected") {
+    // The file itself was refused (too large): nothing else is asked.
+    clearAnswers();
+    status(lint.reason.message, true);
     return;
   }
+  state.diagnostics = lint.status === "fulfilled" ? lint.value : [];
+  state.audit = audit.status === "fulfilled" ? audit.value : [];
+  renderLint();
+  renderAudit();
+  renderMarks();
+  renderHighlights();
+  if (lint.status === "rejected") $("lint-count").textContent = `not checked: ${lint.reason.message}`;
+  if (audit.status === "rejected") $("audit-summary").textContent = `Not checked: ${audit.reason.message}`;
   await refreshChecks();
 }
 

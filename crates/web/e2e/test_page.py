@@ -291,6 +291,22 @@ def test_a_failed_request_leaves_no_answers_of_the_text_before(page, server):
     expect(rows(page)).to_have_count(0)
 
 
+def test_an_audit_too_large_to_send_leaves_lint_and_checks(page, server):
+    # 16,000 `User-agent` lines: the audit lists them for every crawler,
+    # past the 4 MiB an answer may take.
+    ready(page, server)
+    text = "User-agent: *\n" * 16000 + "Disallow: /private\n"
+    page.eval_on_selector(
+        "#robots",
+        "(e, v) => { e.value = v; e.dispatchEvent(new Event('input')); }",
+        text,
+    )
+    set_query(page, ["/private/x"], ["FooBot"])
+    expect(rows(page).first).to_have_attribute("data-verdict", "disallowed")
+    expect(page.locator("#audit-summary")).to_contain_text("Not checked: the audit of this file takes more")
+    expect(page.locator("#lint-count")).not_to_contain_text("not checked")
+
+
 def test_an_unreachable_site_disallows_everything(page, server):
     site = RobotsSite("busy", status=503)
     try:
