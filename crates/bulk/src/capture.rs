@@ -83,28 +83,19 @@ impl Source {
 /// line, relative to the list's directory (a file, a directory or another
 /// list);
 /// anything else is one file, its format from its name ([`Source::of`]).
-/// A file or directory reached twice (named twice, in a directory named
-/// and on its own, through a link) is taken once, where it comes first:
-/// its captures are not counted twice, and a link to a directory above
-/// it is no loop.
+/// A link to a directory is followed, except to a directory that the
+/// walk is already inside (`sub/up -> ..`), whose files it is reading: no
+/// endless walk.
 ///
 /// # Errors
 ///
-/// An input that is not there, or a directory or list that cannot be
-/// read. (A file that a list or directory names and that cannot be read,
+/// A directory or list that cannot be read. (A file that cannot be read,
 /// or is not there, is the job's [`Problem`], reported with the others:
 /// one missing file of thousands does not stop a long job.)
 pub fn expand(inputs: &[PathBuf]) -> io::Result<Vec<Source>> {
     let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for input in inputs {
-        if std::fs::symlink_metadata(input).is_err() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("\"{}\": no such file or directory", input.display()),
-            ));
-        }
-        expand_one(input, &mut out, 0, &mut seen)?;
+        expand_one(input, &mut out, 0, &mut Vec::new())?;
     }
     Ok(out)
 }
@@ -116,24 +107,25 @@ fn expand_one(
     path: &Path,
     out: &mut Vec<Source>,
     lists: usize,
-    seen: &mut std::collections::HashSet<PathBuf>,
+    inside: &mut Vec<PathBuf>,
 ) -> io::Result<()> {
-    // Taken before: nothing more. (A path that does not resolve is taken
-    // as it is, and reported when it is read.)
+    // (A path that does not resolve is taken as it is, and reported when
+    // it is read.)
     let real = path.canonicalize().ok();
-    if let Some(real) = &real {
-        if !seen.insert(real.clone()) {
+    if path.is_dir() {
+        let real = real.unwrap_or_else(|| path.to_path_buf());
+        if inside.contains(&real) {
             return Ok(());
         }
-    }
-    if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()?;
         entries.sort();
+        inside.push(real);
         for entry in entries {
-            expand_one(&entry, out, lists, seen)?;
+            expand_one(&entry, out, lists, inside)?;
         }
+        inside.pop();
         return Ok(());
     }
     let name = path.to_string_lossy();
@@ -158,7 +150,7 @@ fn expand_one(
             let p =
                 if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
             // A list may name directories and lists as well as files.
-            expand_one(&p, out, lists + 1, seen)?;
+            expand_one(&p, out, lists + 1, inside)?;
         }
         return Ok(());
     }
