@@ -26,6 +26,10 @@ pub enum WarningKind {
     /// The URL has bytes that RFC 3986 requires to be percent-encoded;
     /// rules are compared with the encoded form.
     NeedsEncoding,
+    /// A URL parser reads the URL with another path than the one judged
+    /// (a backslash, a dot segment, an empty host): a crawler requests
+    /// that path, whose verdict may differ.
+    ParsedOtherwise,
     /// The URL's scheme, host or port differ from those of the site whose
     /// robots.txt is used.
     OtherAuthority,
@@ -43,6 +47,7 @@ impl WarningKind {
             WarningKind::AgentNotToken => "agent-not-token",
             WarningKind::NotUrl => "not-url",
             WarningKind::NeedsEncoding => "needs-encoding",
+            WarningKind::ParsedOtherwise => "parsed-otherwise",
             WarningKind::OtherAuthority => "other-authority",
             WarningKind::BeyondFetchLimit => "beyond-fetch-limit",
         }
@@ -583,8 +588,31 @@ pub fn check_url(url: &str) -> Vec<Warning> {
         });
         return out;
     }
+    let encoded = percent_encode(url);
+    let otherwise = match is_url_like(url) {
+        true => parsed_otherwise(&encoded),
+        false => None,
+    };
+    if let Some(requested) = otherwise {
+        // What a crawler requests, encoded as it sends it: the warning
+        // below would name a form that it does not request either.
+        out.push(Warning {
+            kind: WarningKind::ParsedOtherwise,
+            message: format!(
+                "a URL parser (the WHATWG URL standard, as browsers and \
+                 crawlers read links) reads \"{}\" with the path \"{}\", \
+                 not the path \"{}\" judged here: a crawler requests \
+                 {requested}",
+                escape(url),
+                escape(&robotrules::path_of(&requested)),
+                escape(&robotrules::path_of(url))
+            ),
+            suggestion: Some(requested),
+        });
+        return out;
+    }
     // (A URL of nothing but white space is no request at all.)
-    let encoded = match percent_encode(url) {
+    let encoded = match encoded {
         Cow::Owned(encoded) if !encoded.is_empty() => Some(encoded),
         _ => None,
     };
@@ -785,6 +813,58 @@ fn unparsable(url: &str) -> Option<url::ParseError> {
         return None;
     }
     url::Url::parse(url).err()
+}
+
+/// What a crawler requests for a URL (an absolute URL or a path), given
+/// as `encoded`, its [`percent_encode`]d form, when a URL parser reads
+/// another path from it than the one judged: the URL
+/// without its fragment, or for a path its path and query. Differences of
+/// percent-encoding alone are [`check_url`]'s other warning; these are of
+/// structure: `\\` read as `/`, dot segments (`.`, `..`, `%2e`) removed,
+/// an empty host taken from the path (`http:///a`). Only for the schemes
+/// whose URLs are read so (`http`, `https`, `ftp`…).
+fn parsed_otherwise(encoded: &str) -> Option<String> {
+    let parsed = if encoded.starts_with('/') {
+        // Only these can make a path read otherwise.
+        let b = encoded.as_bytes();
+        let dotted = any_window(b, |w| {
+            w[0] == b'\\'
+                || (w[0] == b'/' && w[1] == b'.')
+                || (w[0] == b'%' && w[1] == b'2' && (w[2] | 0x20) == b'e')
+        });
+        if !dotted && !encoded.starts_with("//") {
+            return None;
+        }
+        let base = url::Url::parse("http://h.invalid/").ok()?;
+        let joined = base.join(encoded).ok()?;
+        let mut requested = joined.path().to_string();
+        if let Some(q) = joined.query() {
+            requested.push('?');
+            requested.push_str(q);
+        }
+        requested
+    } else {
+        let mut parsed = url::Url::parse(encoded).ok()?;
+        if !parsed.is_special() {
+            return None;
+        }
+        parsed.set_fragment(None);
+        String::from(parsed)
+    };
+    let decode =
+        |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
+    let judged = robotrules::path_of(encoded);
+    let read = robotrules::path_of(&parsed);
+    (decode(&judged) != decode(&read)).then_some(parsed)
+}
+
+/// Whether a window of three bytes of `b` (the last ones padded with
+/// zeros) satisfies `f`.
+fn any_window(b: &[u8], f: impl Fn([u8; 3]) -> bool) -> bool {
+    (0..b.len()).any(|i| {
+        let at = |j: usize| b.get(i + j).copied().unwrap_or(0);
+        f([at(0), at(1), at(2)])
+    })
 }
 
 /// Returns true if `url` starts with `/` or with a scheme and `://`.
@@ -1264,5 +1344,70 @@ mod tests {
             assert_eq!(w[0].kind, WarningKind::NeedsEncoding, "{url}");
         }
         assert!(check_url("ftp://h/robots.txt").is_empty());
+    }
+
+    #[test]
+    fn paths_a_url_parser_reads_otherwise() {
+        let robots = robotrules::Robots::parse(
+            b"User-agent: *\nDisallow: /a\nDisallow: /private\n",
+        );
+        let allowed = |u: &str| robots.is_allowed("a", u);
+        let cases = [
+            // A backslash is a `/` to a URL parser, for these schemes.
+            ("http://example.com\\a", "http://example.com/a", "DISALLOWED"),
+            ("/x\\..\\private", "/private", "DISALLOWED"),
+            // Dot segments go, `%2e` ones too.
+            (
+                "https://e.com/x/../private",
+                "https://e.com/private",
+                "DISALLOWED",
+            ),
+            (
+                "https://e.com/%2e%2E/private",
+                "https://e.com/private",
+                "DISALLOWED",
+            ),
+            ("/x/./../private?q", "/private?q", "DISALLOWED"),
+            ("https://e.com/a/.", "https://e.com/a/", "DISALLOWED"),
+            // No host: the path's first segment is taken for it.
+            ("http:///a", "http://a/", "ALLOWED"),
+            // With bytes to encode, the form requested is encoded.
+            (
+                "https://e.com/x/../caf\u{e9}",
+                "https://e.com/caf%C3%A9",
+                "ALLOWED",
+            ),
+        ];
+        for (url, want, verdict) in cases {
+            let w = check_url_against(url, allowed);
+            assert_eq!(w.len(), 1, "{url}: {w:?}");
+            assert_eq!(w[0].kind, WarningKind::ParsedOtherwise, "{url}");
+            assert_eq!(w[0].suggestion.as_deref(), Some(want), "{url}");
+            let end = format!(", which is {verdict}");
+            assert!(w[0].message.ends_with(&end), "{url}: {w:?}");
+        }
+        // The same path, however encoded or spelt, or in a scheme that is
+        // not read so: nothing to say.
+        for url in [
+            "https://E.COM:443/a?b=../c#x/../y",
+            "https://e.com/.well-known/a.b",
+            "https://e.com/a%2Fb/%2Ex",
+            "/a/.b/c..",
+            "//host/x",
+            "foo://h/x/../y",
+            "https://e.com",
+            "https://e.com?q",
+        ] {
+            let w = check_url(url);
+            assert!(
+                w.iter().all(|w| w.kind != WarningKind::ParsedOtherwise),
+                "{url}: {w:?}"
+            );
+        }
+        // A path that changes only in its encoding keeps that warning.
+        let w = check_url("https://e.com/a b/../c");
+        assert_eq!(w[0].kind, WarningKind::ParsedOtherwise);
+        let w = check_url("https://e.com/a b");
+        assert_eq!(w[0].kind, WarningKind::NeedsEncoding);
     }
 }
