@@ -1,13 +1,14 @@
 //! Any bytes are linted, explained and audited without a panic, with
 //! bounded output that is safe to print; a User-Agent header made of
-//! them names a valid product token or none.
+//! them names a valid product token or none; a URL made of them that a
+//! URL parser reads otherwise is requested as a URL read as itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use robotrules::Robots;
 use robotrules_analysis::{
-    agent_for_user_agent, audit_file, explain, lint_robots, Catalogue,
-    MAX_MATCHES,
+    agent_for_user_agent, audit_file, check_url, explain, lint_robots,
+    Catalogue, WarningKind, MAX_MATCHES,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -29,6 +30,16 @@ fuzz_target!(|data: &[u8]| {
         assert!(!q.text.chars().any(char::is_control));
     }
     let _ = audit_file(&robots, data, &Catalogue::builtin());
+    // The URL a crawler requests, when a URL parser reads another path
+    // than the one judged, is read as itself.
+    for w in check_url(&url) {
+        assert!(!w.message.chars().any(char::is_control), "{w:?}");
+        if w.kind == WarningKind::ParsedOtherwise {
+            let requested = w.suggestion.as_deref().unwrap_or_default();
+            let again = check_url(requested);
+            assert!(again.is_empty(), "{url:?} -> {requested:?}: {again:?}");
+        }
+    }
     // The input's first line as a User-Agent header: a crawler name, if
     // any, is a product token the reference can match.
     let header = url.lines().next().unwrap_or("");

@@ -562,7 +562,9 @@ pub fn check_agent<'k>(
 /// ```
 pub fn check_url(url: &str) -> Vec<Warning> {
     let mut out = Vec::new();
-    if !is_url_like(url) {
+    // As a URL parser reads it: without controls and spaces at its ends.
+    let trimmed = url.trim_matches(|c: char| c <= ' ');
+    if !is_url_like(trimmed) {
         out.push(Warning {
             kind: WarningKind::NotUrl,
             message: format!(
@@ -573,7 +575,7 @@ pub fn check_url(url: &str) -> Vec<Warning> {
             ),
             suggestion: None,
         });
-    } else if let Some(e) = unparsable(url) {
+    } else if let Some(e) = unparsable(trimmed) {
         // Nothing a crawler could request: say so, and not what an
         // encoding of it would be.
         out.push(Warning {
@@ -589,25 +591,32 @@ pub fn check_url(url: &str) -> Vec<Warning> {
         return out;
     }
     let encoded = percent_encode(url);
-    let otherwise = match is_url_like(url) {
+    let otherwise = match is_url_like(&encoded) {
         true => parsed_otherwise(&encoded),
         false => None,
     };
-    if let Some(requested) = otherwise {
+    if let Some((read, requested)) = otherwise {
         // What a crawler requests, encoded as it sends it: the warning
         // below would name a form that it does not request either.
+        let mut message = format!(
+            "a URL parser (the WHATWG URL standard, as browsers and crawlers \
+             read links) reads \"{}\" with the path \"{}\", not the path \
+             \"{}\" judged here",
+            escape(url),
+            escape(&read),
+            escape(&robotrules::path_of(url))
+        );
+        match &requested {
+            Some(r) => message.push_str(&format!(": a crawler requests {r}")),
+            // (`//p`, which the reference reads as a host and a path.)
+            None => message.push_str(
+                ", and no URL or path can ask the reference about that path",
+            ),
+        }
         out.push(Warning {
             kind: WarningKind::ParsedOtherwise,
-            message: format!(
-                "a URL parser (the WHATWG URL standard, as browsers and \
-                 crawlers read links) reads \"{}\" with the path \"{}\", \
-                 not the path \"{}\" judged here: a crawler requests \
-                 {requested}",
-                escape(url),
-                escape(&robotrules::path_of(&requested)),
-                escape(&robotrules::path_of(url))
-            ),
-            suggestion: Some(requested),
+            message,
+            suggestion: requested,
         });
         return out;
     }
@@ -815,16 +824,21 @@ fn unparsable(url: &str) -> Option<url::ParseError> {
     url::Url::parse(url).err()
 }
 
-/// What a crawler requests for a URL (an absolute URL or a path), given
-/// as `encoded`, its [`percent_encode`]d form, when a URL parser reads
-/// another path from it than the one judged: the URL
-/// without its fragment, or for a path its path and query. Differences of
+/// What a crawler requests for a URL (an absolute URL or a path, given
+/// as `encoded`, its [`percent_encode`]d form) when a URL parser reads
+/// another path and query from it than the one judged: that path and
+/// query, and the form to ask about it by (the URL without its fragment,
+/// or the path on the same site), if the reference reads that form with
+/// that path (it does not read `//p` as a path). Differences of
 /// percent-encoding alone are [`check_url`]'s other warning; these are of
 /// structure: `\\` read as `/`, dot segments (`.`, `..`, `%2e`) removed,
 /// an empty host taken from the path (`http:///a`). Only for the schemes
 /// whose URLs are read so (`http`, `https`, `ftp`…).
-fn parsed_otherwise(encoded: &str) -> Option<String> {
-    let parsed = if encoded.starts_with('/') {
+fn parsed_otherwise(encoded: &str) -> Option<(String, Option<String>)> {
+    let path_and_query = |u: &url::Url| {
+        u[url::Position::BeforePath..url::Position::AfterQuery].to_string()
+    };
+    let (read, form) = if encoded.starts_with('/') {
         // Only these can make a path read otherwise.
         let b = encoded.as_bytes();
         let dotted = any_window(b, |w| {
@@ -835,27 +849,25 @@ fn parsed_otherwise(encoded: &str) -> Option<String> {
         if !dotted && !encoded.starts_with("//") {
             return None;
         }
-        let base = url::Url::parse("http://h.invalid/").ok()?;
-        let joined = base.join(encoded).ok()?;
-        let mut requested = joined.path().to_string();
-        if let Some(q) = joined.query() {
-            requested.push('?');
-            requested.push_str(q);
-        }
-        requested
+        // On the same site: a path is no authority (`/\\host/x`).
+        let on_site = format!("http://h.invalid{encoded}");
+        let read = path_and_query(&url::Url::parse(&on_site).ok()?);
+        (read.clone(), read)
     } else {
         let mut parsed = url::Url::parse(encoded).ok()?;
         if !parsed.is_special() {
             return None;
         }
         parsed.set_fragment(None);
-        String::from(parsed)
+        (path_and_query(&parsed), String::from(parsed))
     };
     let decode =
         |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
-    let judged = robotrules::path_of(encoded);
-    let read = robotrules::path_of(&parsed);
-    (decode(&judged) != decode(&read)).then_some(parsed)
+    if decode(&robotrules::path_of(encoded)) == decode(&read) {
+        return None;
+    }
+    let askable = robotrules::path_of(&form) == read;
+    Some((read, askable.then_some(form)))
 }
 
 /// Whether a window of three bytes of `b` (the last ones padded with
@@ -1377,6 +1389,13 @@ mod tests {
                 "https://e.com/caf%C3%A9",
                 "ALLOWED",
             ),
+            // White space a URL parser drops first.
+            (" /a/../private", "/private", "DISALLOWED"),
+            (
+                "\thttps://e.com/a/../private",
+                "https://e.com/private",
+                "DISALLOWED",
+            ),
         ];
         for (url, want, verdict) in cases {
             let w = check_url_against(url, allowed);
@@ -1393,7 +1412,6 @@ mod tests {
             "https://e.com/.well-known/a.b",
             "https://e.com/a%2Fb/%2Ex",
             "/a/.b/c..",
-            "//host/x",
             "foo://h/x/../y",
             "https://e.com",
             "https://e.com?q",
@@ -1404,6 +1422,27 @@ mod tests {
                 "{url}: {w:?}"
             );
         }
+        // A path read with `//` first, which the reference would read as
+        // a host: the path requested, no form to ask about it by. A path
+        // is read on its own site, never as another host.
+        for (url, read) in [
+            ("/.//p", "//p"),
+            ("/\\evil.com/private", "//evil.com/private"),
+            ("//host/x", "//host/x"),
+            // A host the reference reads otherwise: `https://ex.com;p/x`
+            // asks about `/;p/x` again.
+            ("https://ex.com;p/x", "/x"),
+        ] {
+            let w = check_url_against(url, allowed);
+            assert_eq!(w.len(), 1, "{url}: {w:?}");
+            assert_eq!(w[0].kind, WarningKind::ParsedOtherwise, "{url}");
+            assert_eq!(w[0].suggestion, None, "{url}");
+            let path = format!("with the path \"{read}\"");
+            assert!(w[0].message.contains(&path), "{url}: {w:?}");
+            assert!(!w[0].message.contains("which is"), "{url}: {w:?}");
+        }
+        let w = check_url("https://e.com/.//p");
+        assert_eq!(w[0].suggestion.as_deref(), Some("https://e.com//p"));
         // A path that changes only in its encoding keeps that warning.
         let w = check_url("https://e.com/a b/../c");
         assert_eq!(w[0].kind, WarningKind::ParsedOtherwise);

@@ -7,7 +7,7 @@ use anyhow::bail;
 use robotrules::Robots;
 use robotrules_analysis::{
     agent_for_user_agent, check_agents, escape, other_authority,
-    question_warnings, Check, FetchLimit, Warning,
+    question_warnings, Check, FetchLimit, Warning, WarningKind,
 };
 use robotrules_fetch::Authority;
 
@@ -106,6 +106,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             &decision,
             limit.as_ref(),
         );
+        if effective.judges_as_requested(url) {
+            warnings.retain(|w| w.kind != WarningKind::ParsedOtherwise);
+        }
         if let (Some(theirs), Ok(other)) = (&authority, Authority::of(url)) {
             if *theirs != other {
                 warnings.push(other_authority(url, &theirs.to_string()));

@@ -7,6 +7,7 @@ use anyhow::bail;
 use robotrules::{Robots, RuleKind};
 use robotrules_analysis::{
     check_agents, check_url, escape, explain, other_authority, Explanation,
+    WarningKind,
 };
 use robotrules_fetch::Authority;
 
@@ -55,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     explanation.url = url.to_string();
     let mut warnings = check_agents(&names);
     warnings.extend(check_url(url));
+    if effective.judges_as_requested(url) {
+        warnings.retain(|w| w.kind != WarningKind::ParsedOtherwise);
+    }
     warnings.extend(explanation.fetch_limit_warning());
     if let (Some(remote), Ok(other)) = (effective.remote, Authority::of(url)) {
         if remote.fetch.authority != other {

@@ -105,6 +105,13 @@ impl Effective<'_> {
         }
     }
 
+    /// Returns true if the rules judge `url` as a crawler requests it
+    /// ([`Effective::target`] resolves it): a `parsed-otherwise` warning
+    /// about it would be wrong.
+    pub fn judges_as_requested(&self, url: &str) -> bool {
+        self.requested(url).is_some()
+    }
+
     /// Returns true if and only if `url` is exempt from the rules: the
     /// robots.txt of a fetched site is always allowed to crawlers
     /// (RFC 9309 §2.2.2).

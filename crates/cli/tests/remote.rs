@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::{run, stdout, Server};
+use crate::util::{run, stderr, stdout, Server};
 
 const RULES: &str = "User-agent: *\nDisallow: /private\n";
 
@@ -467,18 +467,26 @@ fn urls_are_judged_as_crawlers_request_them() {
         assert_eq!(v["allowed"], false, "{path}: {v}");
         assert_eq!(v["rule"]["line"], 2, "{path}: {v}");
         assert_eq!(v["url"], url.as_str());
+        // Judged as requested: nothing to warn of.
+        assert_eq!(v["warnings"], serde_json::json!([]), "{path}: {v}");
         let out =
             run(&["explain", "--json", &server.url("/"), "X", &url], b"");
         let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
         assert_eq!(v["allowed"], false, "{path}: {v}");
         assert!(v["path"].as_str().unwrap().starts_with("/private"), "{v}");
         assert_eq!(v["url"], url.as_str());
+        assert_eq!(v["warnings"], serde_json::json!([]), "{path}: {v}");
     }
     // A path alone is on the fetched site.
     let out = run(&["check", &server.url("/"), "X", "/a/../private"], b"");
     assert!(stdout(&out).ends_with("DISALLOWED\n"), "{}", stdout(&out));
-    // A local file is judged as the reference judges: the path as given.
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    // A local file is judged as the reference judges: the path as given,
+    // with a warning that a crawler requests another and its verdict.
     let (_dir, file) = crate::util::robots_file(RULES.as_bytes());
     let out = run(&["check", &file, "X", "/a/../private"], b"");
     assert!(stdout(&out).ends_with(": ALLOWED\n"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("a crawler requests /private"), "{err}");
+    assert!(err.contains("which is DISALLOWED"), "{err}");
 }
