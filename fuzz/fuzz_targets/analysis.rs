@@ -34,8 +34,9 @@ fuzz_target!(|data: &[u8]| {
     // than the one judged, is read as itself.
     for w in check_url(&url) {
         assert!(!w.message.chars().any(char::is_control), "{w:?}");
-        if w.kind == WarningKind::ParsedOtherwise {
-            let requested = w.suggestion.as_deref().unwrap_or_default();
+        if let (WarningKind::ParsedOtherwise, Some(requested)) =
+            (w.kind, &w.suggestion)
+        {
             let again = check_url(requested);
             assert!(again.is_empty(), "{url:?} -> {requested:?}: {again:?}");
         }
