@@ -564,6 +564,7 @@ pub fn check_url(url: &str) -> Vec<Warning> {
     let mut out = Vec::new();
     // As a URL parser reads it: without controls and spaces at its ends.
     let trimmed = url.trim_matches(|c: char| c <= ' ');
+    let mut parsed = None;
     if !is_url_like(trimmed) {
         out.push(Warning {
             kind: WarningKind::NotUrl,
@@ -575,24 +576,32 @@ pub fn check_url(url: &str) -> Vec<Warning> {
             ),
             suggestion: None,
         });
-    } else if let Some(e) = unparsable(trimmed) {
-        // Nothing a crawler could request: say so, and not what an
-        // encoding of it would be.
-        out.push(Warning {
-            kind: WarningKind::NotUrl,
-            message: format!(
-                "\"{}\" is not a URL that a crawler can request ({e}, by \
-                 the WHATWG URL standard): it is judged as the path \"{}\"",
-                escape(url),
-                escape(&robotrules::path_of(url))
-            ),
-            suggestion: None,
-        });
-        return out;
+    } else if !trimmed.starts_with('/') {
+        match url::Url::parse(trimmed) {
+            Ok(u) => parsed = Some(u),
+            Err(e) => {
+                // Nothing a crawler could request: say so, and not what
+                // an encoding of it would be.
+                out.push(Warning {
+                    kind: WarningKind::NotUrl,
+                    message: format!(
+                        "\"{}\" is not a URL that a crawler can request \
+                         ({e}, by the WHATWG URL standard): it is judged as \
+                         the path \"{}\"",
+                        escape(url),
+                        escape(&robotrules::path_of(url))
+                    ),
+                    suggestion: None,
+                });
+                return out;
+            }
+        }
     }
     let encoded = percent_encode(url);
+    // The URL parsed above is the encoded one's when nothing was encoded.
+    let parsed = parsed.filter(|_| *encoded == *trimmed);
     let otherwise = match is_url_like(&encoded) {
-        true => parsed_otherwise(&encoded),
+        true => parsed_otherwise(&encoded, parsed),
         false => None,
     };
     if let Some((read, requested)) = otherwise {
@@ -813,17 +822,6 @@ pub fn other_authority(url: &str, site: &str) -> Warning {
     }
 }
 
-/// Why `url`, which starts with a scheme and `://`, is no URL to a URL
-/// parser (the WHATWG URL standard, as browsers and most HTTP clients
-/// read it): a port out of range, a host with a space, a broken IPv6
-/// literal… `None` for a path, or a URL that parses.
-fn unparsable(url: &str) -> Option<url::ParseError> {
-    if url.starts_with('/') {
-        return None;
-    }
-    url::Url::parse(url).err()
-}
-
 /// What a crawler requests for a URL (an absolute URL or a path, given
 /// as `encoded`, its [`percent_encode`]d form) when a URL parser reads
 /// another path and query from it than the one judged: that path and
@@ -833,12 +831,24 @@ fn unparsable(url: &str) -> Option<url::ParseError> {
 /// percent-encoding alone are [`check_url`]'s other warning; these are of
 /// structure: `\\` read as `/`, dot segments (`.`, `..`, `%2e`) removed,
 /// an empty host taken from the path (`http:///a`). Only for the schemes
-/// whose URLs are read so (`http`, `https`, `ftp`…).
-fn parsed_otherwise(encoded: &str) -> Option<(String, Option<String>)> {
+/// whose URLs are read so (`http`, `https`, `ftp`…). `parsed` is the
+/// URL already parsed, if it was.
+fn parsed_otherwise(
+    encoded: &str,
+    parsed: Option<url::Url>,
+) -> Option<(String, Option<String>)> {
     let path_and_query = |u: &url::Url| {
         u[url::Position::BeforePath..url::Position::AfterQuery].to_string()
     };
-    let (read, form) = if encoded.starts_with('/') {
+    let judged = robotrules::path_of(encoded);
+    let same = |read: &str| {
+        // Most often byte for byte; else after decoding.
+        let decode = |s: &str| {
+            percent_encoding::percent_decode_str(s).collect::<Vec<u8>>()
+        };
+        read == judged || decode(read) == decode(&judged)
+    };
+    if encoded.starts_with('/') {
         // Only these can make a path read otherwise.
         let b = encoded.as_bytes();
         let dotted = any_window(b, |w| {
@@ -852,20 +862,25 @@ fn parsed_otherwise(encoded: &str) -> Option<(String, Option<String>)> {
         // On the same site: a path is no authority (`/\\host/x`).
         let on_site = format!("http://h.invalid{encoded}");
         let read = path_and_query(&url::Url::parse(&on_site).ok()?);
-        (read.clone(), read)
-    } else {
-        let mut parsed = url::Url::parse(encoded).ok()?;
-        if !parsed.is_special() {
+        if same(&read) {
             return None;
         }
-        parsed.set_fragment(None);
-        (path_and_query(&parsed), String::from(parsed))
+        let askable = !read.starts_with("//");
+        return Some((read.clone(), askable.then_some(read)));
+    }
+    let mut parsed = match parsed {
+        Some(parsed) => parsed,
+        None => url::Url::parse(encoded).ok()?,
     };
-    let decode =
-        |s: &str| percent_encoding::percent_decode_str(s).collect::<Vec<u8>>();
-    if decode(&robotrules::path_of(encoded)) == decode(&read) {
+    if !parsed.is_special() {
         return None;
     }
+    if same(&parsed[url::Position::BeforePath..url::Position::AfterQuery]) {
+        return None;
+    }
+    let read = path_and_query(&parsed);
+    parsed.set_fragment(None);
+    let form = String::from(parsed);
     let askable = robotrules::path_of(&form) == read;
     Some((read, askable.then_some(form)))
 }
