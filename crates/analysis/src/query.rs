@@ -546,8 +546,11 @@ pub fn check_agent<'k>(
 
 /// Checks a URL: a warning if it is neither an absolute URL nor a path,
 /// and one if a crawler would request it otherwise: bytes that must be
-/// percent-encoded, or white space that a URL parser removes (with the
-/// form requested as the suggestion).
+/// percent-encoded, or white space that a URL parser removes
+/// ([`WarningKind::NeedsEncoding`]), or a path that a URL parser reads
+/// otherwise, `\\` as `/` or dot segments resolved
+/// ([`WarningKind::ParsedOtherwise`]); with the form requested as the
+/// suggestion.
 ///
 /// # Example
 ///
@@ -851,11 +854,9 @@ fn parsed_otherwise(
     if encoded.starts_with('/') {
         // Only these can make a path read otherwise.
         let b = encoded.as_bytes();
-        let dotted = any_window(b, |w| {
-            w[0] == b'\\'
-                || (w[0] == b'/' && w[1] == b'.')
-                || (w[0] == b'%' && w[1] == b'2' && (w[2] | 0x20) == b'e')
-        });
+        let dotted = b.contains(&b'\\')
+            || b.windows(2).any(|w| w == b"/.")
+            || b.windows(3).any(|w| w[..2] == *b"%2" && w[2] | 0x20 == b'e');
         if !dotted && !encoded.starts_with("//") {
             return None;
         }
@@ -883,15 +884,6 @@ fn parsed_otherwise(
     let form = String::from(parsed);
     let askable = robotrules::path_of(&form) == read;
     Some((read, askable.then_some(form)))
-}
-
-/// Whether a window of three bytes of `b` (the last ones padded with
-/// zeros) satisfies `f`.
-fn any_window(b: &[u8], f: impl Fn([u8; 3]) -> bool) -> bool {
-    (0..b.len()).any(|i| {
-        let at = |j: usize| b.get(i + j).copied().unwrap_or(0);
-        f([at(0), at(1), at(2)])
-    })
 }
 
 /// Returns true if `url` starts with `/` or with a scheme and `://`.
